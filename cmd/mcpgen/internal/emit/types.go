@@ -1,0 +1,142 @@
+package emit
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/plan"
+)
+
+// typesFile declares every type.
+func typesFile(f *jen.File, pkg *plan.Package) {
+	for _, t := range pkg.Types {
+		f.Add(typeDoc(t))
+		switch t.Kind {
+		case plan.Struct:
+			f.Type().Id(t.Name).Struct(structFields(t)...)
+		case plan.Union:
+			var fields []jen.Code
+			for _, v := range t.Variants {
+				fields = append(fields, jen.Id(v.Go).Add(variantType(v)))
+			}
+			f.Type().Id(t.Name).Struct(fields...)
+		case plan.Enum:
+			f.Type().Id(t.Name).String()
+			var consts []jen.Code
+			for _, v := range t.Values {
+				consts = append(consts, jen.Id(enumConst(t, v)).Id(t.Name).Op("=").Lit(v))
+			}
+			f.Const().Defs(consts...)
+		case plan.Scalar, plan.Map, plan.Slice:
+			f.Type().Id(t.Name).Add(goType(t.Elem))
+		case plan.Alias:
+			f.Type().Id(t.Name).Op("=").Add(goType(t.Elem))
+		}
+		f.Line()
+	}
+}
+
+func typeDoc(t *plan.Type) jen.Code {
+	var b strings.Builder
+	if t.Def {
+		fmt.Fprintf(&b, "%s is the schema definition %q.", t.Name, t.Name)
+	} else {
+		fmt.Fprintf(&b, "%s is the inline schema at %s.", t.Name, t.Pointer)
+	}
+	switch t.Kind {
+	case plan.Union:
+		b.WriteString(" It holds exactly one of its members;")
+		b.WriteString(" the others are unset.")
+	case plan.Alias:
+		if plan.Underlying(t.Elem).Kind == plan.Raw {
+			b.WriteString(" It is free-form JSON, kept verbatim.")
+		}
+	}
+	if t.Doc != "" {
+		b.WriteString("\n\n")
+		b.WriteString(t.Doc)
+	}
+	return doc(b.String())
+}
+
+func structFields(t *plan.Type) []jen.Code {
+	var fields []jen.Code
+	for _, f := range t.Fields {
+		if f.Repr == plan.NoField {
+			continue
+		}
+		var d strings.Builder
+		d.WriteString(f.Doc)
+		if f.Const != nil {
+			if d.Len() > 0 {
+				d.WriteString("\n\n")
+			}
+			fmt.Fprintf(&d, "When set it must be %s.", f.Const)
+		}
+		if note := presenceNote(f); note != "" {
+			if d.Len() > 0 {
+				d.WriteString("\n\n")
+			}
+			d.WriteString(note)
+		}
+		fields = append(fields, jen.Add(doc(d.String())).Id(f.Go).Add(fieldType(f)))
+	}
+	if t.Extra {
+		fields = append(fields, jen.Add(doc("Extra holds members the schema does not declare, verbatim and in the\norder they arrived; they are written back after the declared members.")).Id("Extra").Add(wq("Members")))
+	}
+	if n := len(requiredFields(t)); n > 0 {
+		fields = append(fields, jen.Add(doc("missing records required members absent from decoded input, so that\nValidate reports them and encoding does not invent them.")).Id("missing").Index(jen.Lit(words(len(t.Fields)))).Uint64())
+	}
+	return fields
+}
+
+func presenceNote(f *plan.Field) string {
+	if f.Required {
+		u := plan.Underlying(f.Value)
+		if u.Kind == plan.List {
+			return "Required: a nil slice is written as []."
+		}
+		return ""
+	}
+	switch f.Repr {
+	case plan.Plain:
+		u := plan.Underlying(f.Value)
+		switch {
+		case u.Kind == plan.Named && u.Type.Kind == plan.Union:
+			return "Optional: absent when no member is set."
+		case u.Kind == plan.Raw:
+			return "Optional: nil means absent (the JSON literal null is present)."
+		default:
+			return "Optional: nil means absent; an empty value is written."
+		}
+	case plan.Pointer:
+		return "Optional: nil means absent."
+	}
+	return ""
+}
+
+// enumConst names the constant of an enum value: RoleUser, CacheScopePublic.
+func enumConst(t *plan.Type, v string) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+	}
+	if b.Len() == 0 {
+		return t.Name + "Value" + strconv.Itoa(indexOf(t.Values, v))
+	}
+	return t.Name + b.String()
+}
+
+func indexOf(vs []string, v string) int {
+	for i, x := range vs {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,315 @@
+package emit
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/plan"
+)
+
+// validateFile writes Validate (exported) and validate (path-aware) for
+// every named type. A validator records every violation with its path and
+// allocates nothing when the value is valid.
+func validateFile(f *jen.File, pkg *plan.Package) {
+	v := &validators{needs: needsValidation(pkg.Types), f: f}
+	for _, t := range pkg.Types {
+		if t.Kind == plan.Alias {
+			continue
+		}
+		f.Commentf("Validate checks x against the schema and lists every violation.")
+		f.Func().Params(recvFor(t)).Id("Validate").Params().Error().Block(
+			jen.Var().Id("c").Add(wq("Checker")),
+			jen.Id("x").Dot("validate").Call(jen.Op("&").Id("c"), jen.Nil()),
+			jen.Return(jen.Id("c").Dot("Err").Call()),
+		)
+		f.Line()
+		var body []jen.Code
+		switch t.Kind {
+		case plan.Struct:
+			body = v.structBody(t)
+		case plan.Union:
+			body = v.unionBody(t)
+		case plan.Enum:
+			var vals []jen.Code
+			var names []string
+			for _, val := range t.Values {
+				vals = append(vals, jen.Id(enumConst(t, val)))
+				names = append(names, strconv.Quote(val))
+			}
+			body = []jen.Code{jen.Switch(jen.Id("x")).Block(
+				jen.Case(vals...).Block(jen.Return()),
+			), jen.Id("c").Dot("Enum").Call(jen.Id("p"), jen.String().Parens(jen.Id("x")), jen.Lit(strings.Join(names, ", ")))}
+		case plan.Scalar:
+			body = v.checks(t.Elem, baseConv(t), jen.Id("p"))
+		case plan.Map, plan.Slice:
+			body = v.value(t.Elem, jen.Parens(jen.Op("*").Id("x")), jen.Id("p"))
+		}
+		f.Func().Params(recvFor(t)).Id("validate").Params(jen.Id("c").Op("*").Add(wq("Checker")), jen.Id("p").Op("*").Add(wq("Path"))).Block(body...)
+		f.Line()
+	}
+}
+
+func recvFor(t *plan.Type) *jen.Statement {
+	if t.Kind == plan.Enum || t.Kind == plan.Scalar {
+		return jen.Id("x").Id(t.Name)
+	}
+	return recv(t)
+}
+
+func baseConv(t *plan.Type) *jen.Statement {
+	switch t.Elem.Kind {
+	case plan.Int:
+		return jen.Int64().Parens(jen.Id("x"))
+	case plan.Float:
+		return jen.Float64().Parens(jen.Id("x"))
+	case plan.Bool:
+		return jen.Bool().Parens(jen.Id("x"))
+	}
+	return jen.String().Parens(jen.Id("x"))
+}
+
+// needsValidation finds the types whose validate can record anything.
+func needsValidation(types []*plan.Type) map[*plan.Type]bool {
+	needs := map[*plan.Type]bool{}
+	var valueNeeds func(v *plan.Value) bool
+	valueNeeds = func(v *plan.Value) bool {
+		if !v.Checks.Empty() || len(v.Members) > 0 {
+			return true
+		}
+		u := plan.Underlying(v)
+		switch u.Kind {
+		case plan.Named:
+			return needs[u.Type]
+		case plan.List, plan.Dict:
+			return !u.Checks.Empty() || valueNeeds(u.Elem)
+		case plan.Raw:
+			return len(u.Members) > 0
+		}
+		return !u.Checks.Empty()
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, t := range types {
+			if needs[t] {
+				continue
+			}
+			n := false
+			switch t.Kind {
+			case plan.Union, plan.Enum:
+				n = true
+			case plan.Struct:
+				for _, fl := range t.Fields {
+					if fl.Required || fl.Const != nil || fl.Value != nil && valueNeeds(fl.Value) {
+						n = true
+					}
+				}
+			case plan.Scalar, plan.Map, plan.Slice, plan.Alias:
+				n = valueNeeds(t.Elem)
+			}
+			if n {
+				needs[t], changed = true, true
+			}
+		}
+	}
+	return needs
+}
+
+type validators struct {
+	needs    map[*plan.Type]bool
+	f        *jen.File
+	patterns int
+	members  int
+}
+
+func (v *validators) valueNeeds(val *plan.Value) bool {
+	if !val.Checks.Empty() || len(val.Members) > 0 {
+		return true
+	}
+	u := plan.Underlying(val)
+	switch u.Kind {
+	case plan.Named:
+		return v.needs[u.Type]
+	case plan.List, plan.Dict:
+		return !u.Checks.Empty() || v.valueNeeds(u.Elem)
+	}
+	return !u.Checks.Empty() || len(u.Members) > 0
+}
+
+func (v *validators) structBody(t *plan.Type) []jen.Code {
+	var body []jen.Code
+	for _, fl := range t.Fields {
+		if fl.Required {
+			w, m := bit(fl.Index)
+			body = append(body, jen.If(jen.Id("x").Dot("missing").Index(jen.Lit(w)).Op("&").Lit(m).Op("!=").Lit(0)).Block(
+				jen.Id("c").Dot("Missing").Call(jen.Id("p"), jen.Lit(fl.JSON)),
+			))
+		}
+	}
+	for _, fl := range t.Fields {
+		tgt := jen.Id("x").Dot(fl.Go)
+		fp := jen.Id("fp").Op(":=").Id("p").Dot("Member").Call(jen.Lit(fl.JSON))
+		if fl.Const != nil {
+			if fl.Repr == plan.Optional {
+				body = append(body, jen.If(cl(tgt).Dot("Set").Op("&&").Add(cl(tgt)).Dot("Value").Op("!=").Id(fl.ConstGo)).Block(
+					fp, jen.Id("c").Dot("Const").Call(jen.Op("&").Id("fp"), jen.Lit(fl.ConstGo)),
+				))
+			}
+			continue
+		}
+		if fl.Value == nil || !v.valueNeeds(fl.Value) {
+			continue
+		}
+		if fl.Repr != plan.Pointer && len(v.value(fl.Value, cl(tgt), jen.Op("&").Id("fp"))) == 0 {
+			continue
+		}
+		switch fl.Repr {
+		case plan.Optional:
+			body = append(body, jen.If(cl(tgt).Dot("Set")).Block(append([]jen.Code{fp}, v.value(fl.Value, cl(tgt).Dot("Value"), jen.Op("&").Id("fp"))...)...))
+		case plan.Pointer:
+			body = append(body, jen.If(cl(tgt).Op("!=").Nil()).Block(fp, cl(tgt).Dot("validate").Call(jen.Id("c"), jen.Op("&").Id("fp"))))
+		default:
+			inner := append([]jen.Code{fp}, v.value(fl.Value, tgt, jen.Op("&").Id("fp"))...)
+			if fl.Required {
+				body = append(body, jen.If(notMissing(fl)).Block(inner...))
+			} else {
+				body = append(body, jen.If(present(fl.Value, tgt)).Block(inner...))
+			}
+		}
+	}
+	return body
+}
+
+func (v *validators) unionBody(t *plan.Type) []jen.Code {
+	body := []jen.Code{jen.Id("n").Op(":=").Lit(0)}
+	var names []string
+	for _, vr := range t.Variants {
+		names = append(names, vr.Go)
+		x := jen.Id("x").Dot(vr.Go)
+		inner := []jen.Code{jen.Id("n").Op("++")}
+		switch variantRepr(vr) {
+		case plan.Pointer:
+			inner = append(inner, cl(x).Dot("validate").Call(jen.Id("c"), jen.Id("p")))
+		case plan.Optional:
+			inner = append(inner, v.value(vr.Value, cl(x).Dot("Value"), jen.Id("p"))...)
+		default:
+			inner = append(inner, v.value(vr.Value, x, jen.Id("p"))...)
+		}
+		body = append(body, jen.If(isSet(jen.Id("x"), vr)).Block(inner...))
+	}
+	body = append(body, jen.If(jen.Id("n").Op("!=").Lit(1)).Block(
+		jen.Id("c").Dot("Add").Call(jen.Id("p"), jen.Lit("must hold exactly one of "+strings.Join(names, ", "))),
+	))
+	return body
+}
+
+// value checks expression x (of value val) at path p.
+func (v *validators) value(val *plan.Value, x *jen.Statement, p jen.Code) []jen.Code {
+	body := v.checks(val, x, p)
+	u := plan.Underlying(val)
+	switch u.Kind {
+	case plan.Named:
+		if v.needs[u.Type] {
+			body = append(body, cl(x).Dot("validate").Call(jen.Id("c"), p))
+		}
+	case plan.List:
+		if v.valueNeeds(u.Elem) {
+			body = append(body, jen.For(jen.Id("i").Op(":=").Range().Add(cl(x))).Block(
+				append([]jen.Code{jen.Id("ep").Op(":=").Parens(p).Dot("Elem").Call(jen.Id("i"))}, v.value(u.Elem, cl(x).Index(jen.Id("i")), jen.Op("&").Id("ep"))...)...,
+			))
+		}
+	case plan.Dict:
+		if v.valueNeeds(u.Elem) {
+			body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Add(wq("SortedKeys")).Call(cl(x))).Block(
+				append([]jen.Code{
+					jen.Id("ep").Op(":=").Parens(p).Dot("Member").Call(jen.Id("k")),
+					jen.Id("ev").Op(":=").Add(cl(x)).Index(jen.Id("k")),
+				}, v.value(u.Elem, jen.Id("ev"), jen.Op("&").Id("ep"))...)...,
+			))
+		}
+	}
+	return body
+}
+
+// checks applies the keyword checks attached to val to expression x.
+func (v *validators) checks(val *plan.Value, x *jen.Statement, p jen.Code) []jen.Code {
+	var body []jen.Code
+	c := val.Checks
+	u := plan.Underlying(val)
+	num := func(f *float64) jen.Code { return jen.Lit(*f) }
+	count := func(i *int) jen.Code {
+		if i == nil {
+			return jen.Lit(-1)
+		}
+		return jen.Lit(*i)
+	}
+	switch u.Kind {
+	case plan.Int, plan.Float:
+		fx := jen.Float64().Parens(cl(x))
+		if c.Minimum != nil {
+			body = append(body, jen.Id("c").Dot("Minimum").Call(p, fx, num(c.Minimum)))
+		}
+		if c.Maximum != nil {
+			body = append(body, jen.Id("c").Dot("Maximum").Call(p, fx, num(c.Maximum)))
+		}
+		if c.ExclusiveMinimum != nil {
+			body = append(body, jen.Id("c").Dot("ExclusiveMinimum").Call(p, fx, num(c.ExclusiveMinimum)))
+		}
+		if c.ExclusiveMaximum != nil {
+			body = append(body, jen.Id("c").Dot("ExclusiveMaximum").Call(p, fx, num(c.ExclusiveMaximum)))
+		}
+	case plan.String:
+		if c.MinLength != nil || c.MaxLength != nil {
+			body = append(body, jen.Id("c").Dot("Length").Call(p, jen.Lit("characters"), jen.Qual("unicode/utf8", "RuneCountInString").Call(cl(x)), count(c.MinLength), count(c.MaxLength)))
+		}
+		if c.Format != "" {
+			body = append(body, jen.Id("c").Dot("Format").Call(p, jen.Lit(c.Format), cl(x)))
+		}
+		if c.Pattern != "" {
+			v.patterns++
+			name := fmt.Sprintf("pattern%d", v.patterns)
+			if _, err := regexp.Compile(c.Pattern); err == nil {
+				v.f.Var().Id(name).Op("=").Qual("regexp", "MustCompile").Call(jen.Lit(c.Pattern))
+				body = append(body, jen.If(jen.Op("!").Id(name).Dot("MatchString").Call(cl(x))).Block(
+					jen.Id("c").Dot("Add").Call(p, jen.Lit("must match "+c.Pattern)),
+				))
+			}
+		}
+	case plan.List:
+		if c.MinItems != nil || c.MaxItems != nil {
+			body = append(body, jen.Id("c").Dot("Length").Call(p, jen.Lit("items"), jen.Len(cl(x)), count(c.MinItems), count(c.MaxItems)))
+		}
+	case plan.Raw:
+		if len(u.Members) > 0 {
+			v.members++
+			name := fmt.Sprintf("rawMembers%d", v.members)
+			var ms []jen.Code
+			for _, m := range u.Members {
+				d := jen.Dict{jen.Id("Name"): jen.Lit(m.Name), jen.Id("Kind"): kindOfValue(m.Kind)}
+				if m.Required {
+					d[jen.Id("Required")] = jen.True()
+				}
+				if m.Const != nil {
+					d[jen.Id("Const")] = jen.Lit(string(m.Const))
+				}
+				ms = append(ms, jen.Values(d))
+			}
+			v.f.Var().Id(name).Op("=").Index().Add(wq("RawMember")).Values(ms...)
+			body = append(body, jen.Id("c").Dot("RawMembers").Call(p, cl(x), jen.Id(name)))
+		}
+	}
+	return body
+}
+
+func kindOfValue(k plan.ValueKind) jen.Code {
+	switch k {
+	case plan.String:
+		return wq("KindString")
+	case plan.Bool:
+		return wq("KindBool")
+	}
+	return wq("KindNumber")
+}

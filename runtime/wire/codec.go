@@ -1,0 +1,259 @@
+package wire
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/go-faster/jx"
+)
+
+// EncodeJSONer is implemented by every generated type.
+type EncodeJSONer interface {
+	EncodeJSON(e *jx.Encoder)
+}
+
+var encoderPool = sync.Pool{New: func() any { return new(jx.Encoder) }}
+
+// Marshal encodes v into a new byte slice.
+func Marshal(v EncodeJSONer) ([]byte, error) {
+	e := encoderPool.Get().(*jx.Encoder)
+	e.Reset()
+	v.EncodeJSON(e)
+	out := slices.Clone(e.Bytes())
+	if cap(e.Bytes()) <= 64<<10 {
+		encoderPool.Put(e)
+	}
+	return out, nil
+}
+
+// DecodeList reads an array into *dst with elem. An empty array leaves a
+// non-nil empty slice, so presence survives a round trip.
+func DecodeList[T any](d *Decoder, dst *[]T, elem func(*T, *Decoder) error) error {
+	s := (*dst)[:0]
+	if s == nil {
+		s = []T{}
+	}
+	err := d.Arr(func(i int) error {
+		var zero T
+		s = append(s, zero)
+		if err := elem(&s[len(s)-1], d); err != nil {
+			return AtIndex(err, i)
+		}
+		return nil
+	})
+	*dst = s
+	return err
+}
+
+// DecodeMap reads an object whose members share one type into *dst,
+// rejecting duplicate keys. An empty object leaves a non-nil empty map.
+func DecodeMap[T any](d *Decoder, dst *map[string]T, elem func(*T, *Decoder) error) error {
+	m := make(map[string]T)
+	err := d.Obj(func(key []byte) error {
+		if _, dup := m[string(key)]; dup {
+			return DuplicateKey(key)
+		}
+		k := d.String(key)
+		var v T
+		if err := elem(&v, d); err != nil {
+			return AtKey(err, k)
+		}
+		m[k] = v
+		return nil
+	})
+	*dst = m
+	return err
+}
+
+// Element decoders for DecodeList and DecodeMap.
+func DecodeString(v *string, d *Decoder) (err error) { *v, err = d.Str(); return }
+
+// DecodeInt64 reads an integer element.
+func DecodeInt64(v *int64, d *Decoder) (err error) { *v, err = d.Int64(); return }
+
+// DecodeFloat64 reads a number element.
+func DecodeFloat64(v *float64, d *Decoder) (err error) { *v, err = d.Float64(); return }
+
+// DecodeBool reads a boolean element.
+func DecodeBool(v *bool, d *Decoder) (err error) { *v, err = d.Bool(); return }
+
+// DecodeRaw reads any element verbatim.
+func DecodeRaw(v *Raw, d *Decoder) (err error) { *v, err = d.Raw(); return }
+
+// DecodeRawObject reads an object element verbatim.
+func DecodeRawObject(v *Raw, d *Decoder) (err error) { *v, err = d.RawKind(KindObject); return }
+
+// DecodeRawArray reads an array element verbatim.
+func DecodeRawArray(v *Raw, d *Decoder) (err error) { *v, err = d.RawKind(KindArray); return }
+
+// DecodeConstString reads a string member that must equal want.
+func DecodeConstString(d *Decoder, want string) error {
+	s, err := d.Str()
+	if err == nil && s != want {
+		err = &DecodeError{Msg: "must be " + strconv.Quote(want) + ", got " + strconv.Quote(s)}
+	}
+	return err
+}
+
+// DecodeConstInt reads an integer member that must equal want.
+func DecodeConstInt(d *Decoder, want int64) error {
+	n, err := d.Int64()
+	if err == nil && n != want {
+		err = &DecodeError{Msg: "must be " + strconv.FormatInt(want, 10) + ", got " + strconv.FormatInt(n, 10)}
+	}
+	return err
+}
+
+// DecodeConstFloat reads a number member that must equal want.
+func DecodeConstFloat(d *Decoder, want float64) error {
+	n, err := d.Float64()
+	if err == nil && n != want {
+		err = &DecodeError{Msg: "must be " + formatNum(want) + ", got " + formatNum(n)}
+	}
+	return err
+}
+
+// DecodeConstBool reads a boolean member that must equal want.
+func DecodeConstBool(d *Decoder, want bool) error {
+	b, err := d.Bool()
+	if err == nil && b != want {
+		err = &DecodeError{Msg: "must be " + strconv.FormatBool(want)}
+	}
+	return err
+}
+
+// EncodeList writes s as an array; a nil slice is written as [].
+func EncodeList[T any](e *jx.Encoder, s []T, elem func(*T, *jx.Encoder)) {
+	e.ArrStart()
+	for i := range s {
+		elem(&s[i], e)
+	}
+	e.ArrEnd()
+}
+
+// EncodeMap writes m as an object with its keys sorted.
+func EncodeMap[T any](e *jx.Encoder, m map[string]T, elem func(*T, *jx.Encoder)) {
+	e.ObjStart()
+	for _, k := range SortedKeys(m) {
+		v := m[k]
+		e.FieldStart(k)
+		elem(&v, e)
+	}
+	e.ObjEnd()
+}
+
+// SortedKeys returns the keys of m in order.
+func SortedKeys[T any](m map[string]T) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// Element encoders for EncodeList and EncodeMap.
+func EncodeString(v *string, e *jx.Encoder) { e.Str(*v) }
+
+// EncodeInt64 writes an integer element.
+func EncodeInt64(v *int64, e *jx.Encoder) { e.Int64(*v) }
+
+// EncodeFloat64 writes a number element.
+func EncodeFloat64(v *float64, e *jx.Encoder) { EncodeFloat(e, *v) }
+
+// EncodeBool writes a boolean element.
+func EncodeBool(v *bool, e *jx.Encoder) { e.Bool(*v) }
+
+// EncodeRawElem writes a verbatim element.
+func EncodeRawElem(v *Raw, e *jx.Encoder) { EncodeRaw(e, *v) }
+
+// EncodeRaw writes a verbatim value; an absent (nil) value is written as null.
+func EncodeRaw(e *jx.Encoder, r Raw) {
+	if r == nil {
+		e.Null()
+		return
+	}
+	e.Raw(r)
+}
+
+// EncodeRawOr writes r, or empty (a JSON literal) when r is nil.
+func EncodeRawOr(e *jx.Encoder, r Raw, empty string) {
+	if r == nil {
+		e.RawStr(empty)
+		return
+	}
+	e.Raw(r)
+}
+
+// EncodeMembers writes undeclared members after the declared ones.
+func EncodeMembers(e *jx.Encoder, m Members) {
+	for i := range m {
+		e.FieldStart(m[i].Key)
+		EncodeRaw(e, m[i].Value)
+	}
+}
+
+// EncodeFloat writes f; NaN and infinities, which JSON cannot hold, are written as null.
+func EncodeFloat(e *jx.Encoder, f float64) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		e.Null() // JSON has no NaN or infinity
+		return
+	}
+	e.Float64(f)
+}
+
+// DecodeJSON reads any value verbatim (Raw implements the generated-type
+// methods so free-form schema definitions can be aliases of Raw).
+func (r *Raw) DecodeJSON(d *Decoder) (err error) { *r, err = d.Raw(); return }
+
+// EncodeJSON writes r (null when absent).
+func (r *Raw) EncodeJSON(e *jx.Encoder) { EncodeRaw(e, *r) }
+
+// Validate accepts every value.
+func (r *Raw) Validate() error { return nil }
+
+// UnknownMember reports a member an object with additionalProperties:
+// false does not declare.
+func UnknownMember(key []byte) error {
+	return &DecodeError{Msg: "unknown member " + strconv.Quote(string(key))}
+}
+
+// MissingDiscriminator reports an object lacking the member that tells a
+// union's members apart.
+func MissingDiscriminator(key string) error {
+	return AtKey(&DecodeError{Msg: "required member is missing"}, key)
+}
+
+// NilResult reports a handler that returned neither a result nor an error.
+func NilResult(method string) error {
+	return &Error{Code: CodeInternalError, Message: "Internal error: handler for " + method + " returned no result"}
+}
+
+// DecodeParams decodes and validates request params (already checked for
+// UTF-8 as part of their message) into v, turning any failure into
+// -32602. required: absent params are an error.
+func DecodeParams(params Raw, v Codec, required bool) error {
+	if params == nil {
+		if required {
+			return InvalidParams(&ValidationError{Violations: []Violation{{Message: "required member is missing"}}})
+		}
+		return nil
+	}
+	d := decoderPool.Get().(*Decoder)
+	d.reset(params)
+	err := v.DecodeJSON(d)
+	if err == nil {
+		err = d.Finish()
+	}
+	d.reset(nil)
+	decoderPool.Put(d)
+	if err == nil {
+		err = v.Validate()
+	}
+	if err != nil {
+		return InvalidParams(err)
+	}
+	return nil
+}

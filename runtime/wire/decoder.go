@@ -1,0 +1,366 @@
+package wire
+
+import (
+	"bytes"
+	"errors"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/go-faster/jx"
+)
+
+// MaxDepth is the deepest nesting of objects and arrays a message may have,
+// counted from the outermost value (which is depth 1). Deeper input is
+// rejected while decoding, including inside values kept verbatim.
+const MaxDepth = 128
+
+// DecodeJSONer is implemented by every generated type.
+type DecodeJSONer interface {
+	DecodeJSON(d *Decoder) error
+}
+
+// Decoder reads JSON for generated codecs. It owns the bytes it reads, so
+// decoded strings and verbatim values share that buffer instead of being
+// copied one by one.
+type Decoder struct {
+	jx    jx.Decoder
+	depth int
+}
+
+var decoderPool = sync.Pool{New: func() any { return new(Decoder) }}
+
+// Decode decodes data into v. It copies data first, so the caller may reuse
+// it afterwards. Invalid UTF-8, trailing data and nesting deeper than
+// MaxDepth are errors.
+func Decode(data []byte, v DecodeJSONer) error {
+	return DecodeOwned(bytes.Clone(data), v)
+}
+
+// DecodeOwned is Decode without the copy: data must not be modified after
+// the call, because strings and verbatim values in v may share its memory.
+func DecodeOwned(data []byte, v DecodeJSONer) error {
+	if !utf8.Valid(data) {
+		return &DecodeError{Msg: "invalid UTF-8"}
+	}
+	d := decoderPool.Get().(*Decoder)
+	d.reset(data)
+	err := v.DecodeJSON(d)
+	if err == nil {
+		err = d.Finish()
+	}
+	d.reset(nil)
+	decoderPool.Put(d)
+	return err
+}
+
+// NewDecoder returns a Decoder over data, which it takes ownership of:
+// data must not be modified while decoded values are in use. The caller
+// checks UTF-8 validity (see Decode).
+func NewDecoder(data []byte) *Decoder {
+	d := new(Decoder)
+	d.reset(data)
+	return d
+}
+
+func (d *Decoder) reset(data []byte) {
+	d.jx.ResetBytes(data)
+	d.depth = 0
+}
+
+// Finish reports an error unless only whitespace is left.
+func (d *Decoder) Finish() error {
+	if d.jx.Next() != jx.Invalid {
+		return &DecodeError{Msg: "unexpected data after the JSON value"}
+	}
+	return nil
+}
+
+// Next reports the kind of the next value without consuming it.
+func (d *Decoder) Next() Kind {
+	switch d.jx.Next() {
+	case jx.Object:
+		return KindObject
+	case jx.Array:
+		return KindArray
+	case jx.String:
+		return KindString
+	case jx.Number:
+		return KindNumber
+	case jx.Bool:
+		return KindBool
+	case jx.Null:
+		return KindNull
+	}
+	return KindInvalid
+}
+
+func (d *Decoder) expect(k Kind) error {
+	if got := d.Next(); got != k {
+		return TypeError(k, got)
+	}
+	return nil
+}
+
+// Str reads a string. The result may share memory with the input.
+func (d *Decoder) Str() (string, error) {
+	if err := d.expect(KindString); err != nil {
+		return "", err
+	}
+	b, err := d.jx.StrBytes()
+	if err != nil {
+		return "", syntaxError(err)
+	}
+	if len(b) == 0 {
+		return "", nil
+	}
+	// b either points into the owned input or into a fresh buffer holding
+	// the unescaped string; neither is written again.
+	return unsafe.String(&b[0], len(b)), nil
+}
+
+// Int64 reads an integer. Fractions, exponents and values outside int64
+// are errors.
+func (d *Decoder) Int64() (int64, error) {
+	if err := d.expect(KindNumber); err != nil {
+		return 0, err
+	}
+	v, err := d.jx.Int64()
+	if err != nil {
+		return 0, &DecodeError{Msg: "expected an integer in the int64 range"}
+	}
+	return v, nil
+}
+
+// Float64 reads a number.
+func (d *Decoder) Float64() (float64, error) {
+	if err := d.expect(KindNumber); err != nil {
+		return 0, err
+	}
+	v, err := d.jx.Float64()
+	if err != nil {
+		return 0, &DecodeError{Msg: "expected a finite number"}
+	}
+	return v, nil
+}
+
+// Bool reads true or false.
+func (d *Decoder) Bool() (bool, error) {
+	if err := d.expect(KindBool); err != nil {
+		return false, err
+	}
+	v, err := d.jx.Bool()
+	if err != nil {
+		return false, syntaxError(err)
+	}
+	return v, nil
+}
+
+// Null reads null.
+func (d *Decoder) Null() error {
+	if err := d.expect(KindNull); err != nil {
+		return err
+	}
+	if err := d.jx.Null(); err != nil {
+		return syntaxError(err)
+	}
+	return nil
+}
+
+// Raw reads any value verbatim.
+func (d *Decoder) Raw() (Raw, error) {
+	if d.Next() == KindInvalid {
+		return nil, syntaxError(d.jx.Skip())
+	}
+	r, err := d.jx.Raw()
+	if err != nil {
+		return nil, syntaxError(err)
+	}
+	if err := checkRawDepth(r, MaxDepth-d.depth); err != nil {
+		return nil, err
+	}
+	return Raw(r[:len(r):len(r)]), nil
+}
+
+// RawKind reads a value of kind k verbatim.
+func (d *Decoder) RawKind(k Kind) (Raw, error) {
+	if err := d.expect(k); err != nil {
+		return nil, err
+	}
+	return d.Raw()
+}
+
+// Skip consumes the next value.
+func (d *Decoder) Skip() error {
+	_, err := d.Raw()
+	return err
+}
+
+var errStop = errors.New("stop")
+
+// Obj reads an object, calling f with each key; f must consume the value.
+// The key is valid only during the call. Duplicate keys are the caller's
+// to detect (generated code tracks the members it declares; see Members).
+func (d *Decoder) Obj(f func(key []byte) error) error {
+	if err := d.expect(KindObject); err != nil {
+		return err
+	}
+	if err := d.enter(); err != nil {
+		return err
+	}
+	var ferr error
+	err := d.jx.ObjBytes(func(_ *jx.Decoder, key []byte) error {
+		if !utf8.Valid(key) {
+			ferr = &DecodeError{Msg: "invalid UTF-8 in member name"}
+			return errStop
+		}
+		if ferr = f(key); ferr != nil {
+			return errStop
+		}
+		return nil
+	})
+	d.depth--
+	if ferr != nil {
+		return ferr
+	}
+	if err != nil {
+		return syntaxError(err)
+	}
+	return nil
+}
+
+// Arr reads an array, calling f with the index of each element; f must
+// consume the element.
+func (d *Decoder) Arr(f func(i int) error) error {
+	if err := d.expect(KindArray); err != nil {
+		return err
+	}
+	if err := d.enter(); err != nil {
+		return err
+	}
+	var ferr error
+	i := 0
+	err := d.jx.Arr(func(_ *jx.Decoder) error {
+		if ferr = f(i); ferr != nil {
+			return errStop
+		}
+		i++
+		return nil
+	})
+	d.depth--
+	if ferr != nil {
+		return ferr
+	}
+	if err != nil {
+		return syntaxError(err)
+	}
+	return nil
+}
+
+func (d *Decoder) enter() error {
+	d.depth++
+	if d.depth > MaxDepth {
+		d.depth--
+		return errTooDeep()
+	}
+	return nil
+}
+
+// Peek runs f and then rewinds the decoder to where it was, so the value f
+// looked at can be decoded again.
+func (d *Decoder) Peek(f func() error) error {
+	depth := d.depth
+	var ferr error
+	err := d.jx.Capture(func(*jx.Decoder) error {
+		ferr = f()
+		return nil
+	})
+	d.depth = depth
+	if ferr != nil {
+		return ferr
+	}
+	if err != nil {
+		return syntaxError(err)
+	}
+	return nil
+}
+
+// PeekMember looks into the object ahead for the string member key and
+// returns its value, without consuming anything. found is false when the
+// member is absent; a member of another kind is an error.
+func (d *Decoder) PeekMember(key string) (value string, found bool, err error) {
+	err = d.Peek(func() error {
+		return d.Obj(func(k []byte) error {
+			if found || string(k) != key {
+				return d.Skip()
+			}
+			found = true
+			v, err := d.Str()
+			if err != nil {
+				return AtKey(err, key)
+			}
+			value = v
+			return nil
+		})
+	})
+	return value, found, err
+}
+
+// String interns nothing; it converts a key that f must keep past the call
+// (member names of undeclared members) into a string sharing the input.
+func (d *Decoder) String(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// AddMember decodes the value of an undeclared member into m, rejecting a
+// key that m already holds.
+func (d *Decoder) AddMember(m *Members, key []byte) error {
+	for _, mb := range *m {
+		if mb.Key == string(key) {
+			return DuplicateKey(key)
+		}
+	}
+	k := d.String(key)
+	v, err := d.Raw()
+	if err != nil {
+		return AtKey(err, k)
+	}
+	*m = append(*m, Member{Key: k, Value: v})
+	return nil
+}
+
+// checkRawDepth rejects a verbatim value nested deeper than budget levels.
+func checkRawDepth(r []byte, budget int) error {
+	// Fast path: a value with fewer brackets than the budget cannot be too deep.
+	if bytes.Count(r, []byte{'{'})+bytes.Count(r, []byte{'['}) <= budget {
+		return nil
+	}
+	depth, inStr := 0, false
+	for i := 0; i < len(r); i++ {
+		c := r[i]
+		if inStr {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			depth++
+			if depth > budget {
+				return errTooDeep()
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return nil
+}

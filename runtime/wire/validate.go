@@ -1,0 +1,211 @@
+package wire
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Path is a location inside a value being validated. Generated validators
+// build it on the stack as they descend, one link per level; it is only
+// rendered to a string when a violation is recorded.
+type Path struct {
+	Parent *Path
+	Key    string
+	Index  int // array index, or -1 for an object member
+}
+
+// Key returns the path of member key under p.
+func (p *Path) Member(key string) Path { return Path{Parent: p, Key: key, Index: -1} }
+
+// Elem returns the path of element i under p.
+func (p *Path) Elem(i int) Path { return Path{Parent: p, Index: i} }
+
+// String renders the path as in params.content[2].type.
+func (p *Path) String() string {
+	if p == nil {
+		return ""
+	}
+	var segs []*Path
+	for q := p; q != nil; q = q.Parent {
+		segs = append(segs, q)
+	}
+	var b strings.Builder
+	for i := len(segs) - 1; i >= 0; i-- {
+		appendSeg(&b, segs[i].Key, segs[i].Index)
+	}
+	return b.String()
+}
+
+// Violation is one broken schema rule.
+type Violation struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+func (v Violation) String() string {
+	if v.Path == "" {
+		return v.Message
+	}
+	return v.Path + ": " + v.Message
+}
+
+// ValidationError lists every violation found in a value.
+type ValidationError struct {
+	Violations []Violation
+}
+
+func (e *ValidationError) Error() string {
+	var b strings.Builder
+	b.WriteString("invalid value: ")
+	for i, v := range e.Violations {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(v.String())
+	}
+	return b.String()
+}
+
+// Checker collects violations for a generated validator.
+type Checker struct {
+	violations []Violation
+}
+
+// Err returns a *ValidationError when violations were recorded, else nil.
+func (c *Checker) Err() error {
+	if len(c.violations) == 0 {
+		return nil
+	}
+	return &ValidationError{Violations: c.violations}
+}
+
+// Add records a violation at p.
+func (c *Checker) Add(p *Path, msg string) {
+	c.violations = append(c.violations, Violation{Path: p.String(), Message: msg})
+}
+
+// Missing records that the required member key is absent under p.
+func (c *Checker) Missing(p *Path, key string) {
+	mp := p.Member(key)
+	c.Add(&mp, "required member is missing")
+}
+
+// Const records a value that differs from the schema's constant.
+func (c *Checker) Const(p *Path, want string) {
+	c.Add(p, "must be "+want)
+}
+
+// Enum records a value outside the schema's enumeration.
+func (c *Checker) Enum(p *Path, got string, allowed string) {
+	c.Add(p, strconv.Quote(got)+" is not one of "+allowed)
+}
+
+// Minimum checks v >= min.
+func (c *Checker) Minimum(p *Path, v, min float64) {
+	if v < min {
+		c.Add(p, "must be >= "+formatNum(min))
+	}
+}
+
+// Maximum checks v <= max.
+func (c *Checker) Maximum(p *Path, v, max float64) {
+	if v > max {
+		c.Add(p, "must be <= "+formatNum(max))
+	}
+}
+
+// Length checks a count (string length in characters, items, properties)
+// against optional bounds; a negative bound is absent.
+func (c *Checker) Length(p *Path, what string, n, min, max int) {
+	if min >= 0 && n < min {
+		c.Add(p, "must have at least "+strconv.Itoa(min)+" "+what)
+	}
+	if max >= 0 && n > max {
+		c.Add(p, "must have at most "+strconv.Itoa(max)+" "+what)
+	}
+}
+
+// Format checks a string against a format the runtime knows how to check;
+// unknown formats are annotations and always pass.
+func (c *Checker) Format(p *Path, format, s string) {
+	if ok, known := CheckFormat(format, s); known && !ok {
+		c.Add(p, "is not a valid "+format)
+	}
+}
+
+func formatNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// ExclusiveMinimum checks v > min.
+func (c *Checker) ExclusiveMinimum(p *Path, v, min float64) {
+	if v <= min {
+		c.Add(p, "must be > "+formatNum(min))
+	}
+}
+
+// ExclusiveMaximum checks v < max.
+func (c *Checker) ExclusiveMaximum(p *Path, v, max float64) {
+	if v >= max {
+		c.Add(p, "must be < "+formatNum(max))
+	}
+}
+
+// RawMember is a member a verbatim object declares.
+type RawMember struct {
+	Name     string
+	Required bool
+	Kind     Kind
+	Const    string // JSON literal the member must equal, "" for none
+}
+
+// RawMembers checks the declared members of a verbatim object.
+func (c *Checker) RawMembers(p *Path, r Raw, members []RawMember) {
+	if r == nil {
+		return
+	}
+	var found uint64
+	d := decoderPool.Get().(*Decoder)
+	d.reset(r)
+	err := d.Obj(func(key []byte) error {
+		for i, m := range members {
+			if m.Name != string(key) || i >= 64 {
+				continue
+			}
+			found |= 1 << uint(i)
+			mp := p.Member(m.Name)
+			if got := d.Next(); got != m.Kind {
+				c.Add(&mp, "expected "+m.Kind.String()+", got "+got.String())
+				return d.Skip()
+			}
+			v, err := d.Raw()
+			if err != nil {
+				return err
+			}
+			if m.Const != "" && string(v) != m.Const && !equalJSONString(v, m.Const) {
+				c.Const(&mp, m.Const)
+			}
+			return nil
+		}
+		return d.Skip()
+	})
+	d.reset(nil)
+	decoderPool.Put(d)
+	if err != nil {
+		c.Add(p, err.Error())
+		return
+	}
+	for i, m := range members {
+		if m.Required && i < 64 && found&(1<<uint(i)) == 0 {
+			c.Missing(p, m.Name)
+		}
+	}
+}
+
+// equalJSONString compares two JSON string literals by value.
+func equalJSONString(a Raw, b string) bool {
+	if len(a) == 0 || a[0] != '"' || len(b) == 0 || b[0] != '"' {
+		return false
+	}
+	x, err1 := strconv.Unquote(string(a))
+	y, err2 := strconv.Unquote(b)
+	return err1 == nil && err2 == nil && x == y
+}
