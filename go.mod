@@ -1,6 +1,6 @@
 module github.com/mcpgen/mcpgen
 
-go 1.26.8
+go 1.26
 
 require (
 	github.com/atombender/go-jsonschema v0.24.1

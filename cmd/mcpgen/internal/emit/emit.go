@@ -77,8 +77,8 @@ func doc(text string) jen.Code {
 	return jen.Comment(strings.Join(lines, "\n")).Line()
 }
 
-func wq(name string) *jen.Statement { return jen.Qual(wirePkg, name) }
-func jxq(name string) *jen.Statement   { return jen.Qual(jxPkg, name) }
+func wq(name string) *jen.Statement  { return jen.Qual(wirePkg, name) }
+func jxq(name string) *jen.Statement { return jen.Qual(jxPkg, name) }
 
 // goType is the Go type of a value.
 func goType(v *plan.Value) *jen.Statement {

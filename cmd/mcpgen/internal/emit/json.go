@@ -474,8 +474,8 @@ func unionCodec(f *jen.File, t *plan.Type) {
 		for _, k := range keys {
 			klits = append(klits, jen.Lit(k))
 		}
-		f.Var().Id(lower(t.Name)+"Fits").Op("=").Index(jen.Lit(len(t.Variants))).Add(wq("Fit")).Values(fits...)
-		f.Var().Id(lower(t.Name)+"Keys").Op("=").Index().String().Values(klits...)
+		f.Var().Id(lower(t.Name) + "Fits").Op("=").Index(jen.Lit(len(t.Variants))).Add(wq("Fit")).Values(fits...)
+		f.Var().Id(lower(t.Name) + "Keys").Op("=").Index().String().Values(klits...)
 		f.Line()
 	}
 }

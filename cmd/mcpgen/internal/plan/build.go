@@ -63,7 +63,7 @@ type planner struct {
 	names    map[string]bool
 	enums    map[string]*Type
 	inline   map[*Type][]*Type
-	owner    *Type // the definition being planned; inline types attach to it
+	owner    *Type          // the definition being planned; inline types attach to it
 	state    map[string]int // 1 while planning a definition, 2 once done
 }
 

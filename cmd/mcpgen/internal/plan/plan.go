@@ -65,10 +65,10 @@ type Field struct {
 	Required bool
 	Index    int // bit for duplicate and missing tracking
 	// Const is the JSON literal the member must equal (nil when none).
-	Const    []byte
-	ConstGo  string // Go literal of Const ("text", -32020, true)
-	Value    *Value
-	Repr     Repr
+	Const   []byte
+	ConstGo string // Go literal of Const ("text", -32020, true)
+	Value   *Value
+	Repr    Repr
 }
 
 // Repr is how a field keeps presence.
