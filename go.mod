@@ -7,6 +7,7 @@ require (
 	github.com/dave/jennifer v1.7.1
 	github.com/go-faster/jx v1.2.0
 	github.com/google/go-cmp v0.7.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 )
 
 require (
@@ -15,4 +16,5 @@ require (
 	github.com/goccy/go-yaml v1.19.2 // indirect
 	github.com/segmentio/asm v1.2.1 // indirect
 	golang.org/x/sys v0.5.0 // indirect
+	golang.org/x/text v0.14.0 // indirect
 )

@@ -1,0 +1,236 @@
+package jsonrpc
+
+import (
+	"github.com/go-faster/jx"
+
+	"github.com/mcpgen/mcpgen/runtime/wire"
+)
+
+// Kind classifies a message.
+type Kind uint8
+
+// Message kinds.
+const (
+	KindRequest      Kind = iota + 1 // method and id
+	KindNotification                 // method, no id
+	KindResult                       // result and id
+	KindError                        // error (id unless unreadable)
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindRequest:
+		return "request"
+	case KindNotification:
+		return "notification"
+	case KindResult:
+		return "result response"
+	case KindError:
+		return "error response"
+	}
+	return "invalid"
+}
+
+// Message is one JSON-RPC 2.0 message. Params and Result are verbatim, to
+// be decoded by the generated type of the method; they share memory with
+// the bytes the message was decoded from.
+type Message struct {
+	Kind   Kind
+	ID     ID
+	Method string
+	Params wire.Raw
+	Result wire.Raw
+	Error  *wire.Error
+}
+
+// Decode reads one message from data, which it takes ownership of (see
+// wire.DecodeOwned). A JSON array (batch) is not a message in revision
+// 2026-07-28 (MSG-2).
+//
+// The error is a *wire.Error ready to send back: -32700 for bad JSON,
+// -32600 for a well-formed value that is not a valid message. When the
+// message had a readable id, it is returned in Message.ID alongside the
+// error so the answer can name it (MSG-7).
+func Decode(data []byte) (*Message, error) {
+	m := new(Message)
+	if err := wire.DecodeOwned(data, m); err != nil {
+		if rpc, ok := err.(*wire.Error); ok {
+			return m, rpc
+		}
+		code := int64(wire.CodeInvalidRequest)
+		if de, ok := err.(*wire.DecodeError); ok && isSyntax(de) {
+			code = wire.CodeParseError
+		}
+		msg := "Parse error: "
+		if code == wire.CodeInvalidRequest {
+			msg = "Invalid request: "
+		}
+		return m, &wire.Error{Code: code, Message: msg + err.Error()}
+	}
+	return m, nil
+}
+
+func isSyntax(de *wire.DecodeError) bool {
+	const p = "invalid JSON"
+	return len(de.Msg) >= len(p) && de.Msg[:len(p)] == p || de.Msg == "invalid UTF-8" ||
+		de.Msg == "unexpected data after the JSON value"
+}
+
+// DecodeJSON reads the envelope in one pass.
+func (m *Message) DecodeJSON(d *wire.Decoder) error {
+	switch d.Next() {
+	case wire.KindObject:
+	case wire.KindArray:
+		if err := d.Skip(); err != nil {
+			return err
+		}
+		return &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: batches are not supported"}
+	case wire.KindInvalid:
+		return d.Skip()
+	default:
+		if err := d.Skip(); err != nil {
+			return err
+		}
+		return &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: a message must be a JSON object"}
+	}
+	var seen uint8
+	var version string
+	var idErr error
+	err := d.Obj(func(key []byte) error {
+		var bit uint8
+		var err error
+		switch string(key) {
+		case "jsonrpc":
+			bit = 1
+			version, err = d.Str()
+		case "id":
+			bit = 2
+			var raw wire.Raw
+			if raw, err = d.Raw(); err == nil {
+				if idErr = m.ID.parse(raw); idErr != nil {
+					m.ID = ID{}
+				}
+			}
+		case "method":
+			bit = 4
+			m.Method, err = d.Str()
+		case "params":
+			bit = 8
+			m.Params, err = d.Raw()
+		case "result":
+			bit = 16
+			m.Result, err = d.Raw()
+		case "error":
+			bit = 32
+			m.Error = new(wire.Error)
+			err = m.Error.DecodeJSON(d)
+		default:
+			return d.Skip() // members JSON-RPC does not define are ignored
+		}
+		if seen&bit != 0 {
+			return wire.DuplicateKey(key)
+		}
+		seen |= bit
+		if err != nil {
+			return wire.AtKey(err, string(key))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if seen&1 == 0 || version != "2.0" {
+		return invalid(`"jsonrpc" must be "2.0"`)
+	}
+	if idErr != nil {
+		return invalid(idErr.Error())
+	}
+	switch {
+	case seen&4 != 0:
+		if seen&(16|32) != 0 {
+			return invalid("a message cannot carry both method and result or error")
+		}
+		if seen&8 != 0 && m.Params.Kind() != wire.KindObject {
+			return invalid(`"params" must be an object`)
+		}
+		m.Kind = KindNotification
+		if seen&2 != 0 {
+			m.Kind = KindRequest
+		}
+	case seen&16 != 0:
+		if seen&32 != 0 {
+			return invalid("a response cannot carry both result and error")
+		}
+		if seen&2 == 0 {
+			return invalid(`a result response needs "id"`)
+		}
+		m.Kind = KindResult
+	case seen&32 != 0:
+		m.Kind = KindError
+	default:
+		return invalid(`a message needs "method", "result" or "error"`)
+	}
+	return nil
+}
+
+func invalid(msg string) error {
+	return &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: " + msg}
+}
+
+// WriteResult writes a result response whose result body is written by
+// result.
+func WriteResult(e *jx.Encoder, id ID, result func(e *jx.Encoder)) {
+	e.ObjStart()
+	e.FieldStart("jsonrpc")
+	e.RawStr(`"2.0"`)
+	e.FieldStart("id")
+	id.EncodeJSON(e)
+	e.FieldStart("result")
+	result(e)
+	e.ObjEnd()
+}
+
+// WriteError writes an error response; id is omitted when it is not valid
+// (the request's id could not be read, MSG-7).
+func WriteError(e *jx.Encoder, id ID, err *wire.Error) {
+	e.ObjStart()
+	e.FieldStart("jsonrpc")
+	e.RawStr(`"2.0"`)
+	if id.IsValid() {
+		e.FieldStart("id")
+		id.EncodeJSON(e)
+	}
+	e.FieldStart("error")
+	err.EncodeJSON(e)
+	e.ObjEnd()
+}
+
+// WriteRequest writes a request; params may be nil for none.
+func WriteRequest(e *jx.Encoder, id ID, method string, params func(e *jx.Encoder)) {
+	e.ObjStart()
+	e.FieldStart("jsonrpc")
+	e.RawStr(`"2.0"`)
+	e.FieldStart("id")
+	id.EncodeJSON(e)
+	e.FieldStart("method")
+	e.Str(method)
+	if params != nil {
+		e.FieldStart("params")
+		params(e)
+	}
+	e.ObjEnd()
+}
+
+// WriteNotification writes a notification; params may be nil for none.
+func WriteNotification(e *jx.Encoder, method string, params func(e *jx.Encoder)) {
+	e.ObjStart()
+	e.FieldStart("jsonrpc")
+	e.RawStr(`"2.0"`)
+	e.FieldStart("method")
+	e.Str(method)
+	if params != nil {
+		e.FieldStart("params")
+		params(e)
+	}
+	e.ObjEnd()
+}

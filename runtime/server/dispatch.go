@@ -1,0 +1,461 @@
+package server
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/textproto"
+	"runtime/debug"
+	"strconv"
+
+	"github.com/go-faster/jx"
+
+	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/mcpheader"
+	"github.com/mcpgen/mcpgen/runtime/wire"
+)
+
+// errCancelled marks a request whose client went away: nothing is sent
+// for it (CAN-3, HCAN-1).
+var errCancelled = errors.New("server: request cancelled")
+
+// serve answers one request (after the transport's own checks) by writing
+// the result into e, or returns the error to answer with. errCancelled
+// means: send nothing.
+func (s *Server) serve(ctx context.Context, ex *exchange, m *jsonrpc.Message, e *jx.Encoder) (err error) {
+	if v, ok := peekVersion(m.Params); ok && !s.supports(v) {
+		return s.unsupportedVersion(v)
+	}
+	ctx = withExchange(ctx, ex)
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("handler panicked", "method", m.Method, "panic", r, "stack", string(debug.Stack()))
+			err = &wire.Error{Code: wire.CodeInternalError, Message: "Internal error"}
+		}
+	}()
+	err = mcp.DispatchServer(ctx, handler{s}, m.Method, m.Params, e)
+	if err != nil && ctx.Err() != nil {
+		return errCancelled
+	}
+	return err
+}
+
+// toRPCError turns a handler error into the JSON-RPC error to send. Errors
+// that are not *wire.Error are logged and answered with a bare -32603, so
+// internals do not leak to the client.
+func (s *Server) toRPCError(method string, err error) *wire.Error {
+	var rpc *wire.Error
+	if errors.As(err, &rpc) {
+		return rpc
+	}
+	s.log.Error("request failed", "method", method, "error", err)
+	return &wire.Error{Code: wire.CodeInternalError, Message: "Internal error"}
+}
+
+func (s *Server) unsupportedVersion(requested string) *wire.Error {
+	return wire.NewError(wire.CodeUnsupportedProtocolVersion, "Unsupported protocol version: "+requested, func(e *jx.Encoder) {
+		e.ObjStart()
+		e.FieldStart("supported")
+		e.ArrStart()
+		for _, v := range s.opts.Versions {
+			e.Str(v)
+		}
+		e.ArrEnd()
+		e.FieldStart("requested")
+		e.Str(requested)
+		e.ObjEnd()
+	})
+}
+
+// peekVersion reads params._meta["io.modelcontextprotocol/protocolVersion"]
+// without decoding the rest.
+func peekVersion(params wire.Raw) (string, bool) {
+	if params == nil {
+		return "", false
+	}
+	var v string
+	var found bool
+	d := wire.NewDecoder(params)
+	_ = d.Obj(func(k []byte) error {
+		if string(k) != "_meta" || d.Next() != wire.KindObject {
+			return d.Skip()
+		}
+		return d.Obj(func(k []byte) error {
+			if string(k) != "io.modelcontextprotocol/protocolVersion" || d.Next() != wire.KindString {
+				return d.Skip()
+			}
+			s, err := d.Str()
+			v, found = s, err == nil
+			return err
+		})
+	})
+	return v, found
+}
+
+func (s *Server) resultMeta() *mcp.ResultMetaObject {
+	if s.opts.OmitServerInfo {
+		return nil
+	}
+	return &mcp.ResultMetaObject{ServerInfo: &s.info}
+}
+
+func (s *Server) ttl() int64 { return s.opts.CacheTTL.Milliseconds() }
+
+// cursors are opaque to clients (PAG-2); here they encode an offset.
+func encodeCursor(offset int) wire.Opt[string] {
+	if offset < 0 {
+		return wire.Opt[string]{}
+	}
+	return wire.Some(base64.RawURLEncoding.EncodeToString([]byte("o" + strconv.Itoa(offset))))
+}
+
+var errBadCursor = &wire.Error{Code: wire.CodeInvalidParams, Message: "Invalid params: invalid cursor"}
+
+func decodeCursor(c wire.Opt[string]) (int, error) {
+	if !c.Set {
+		return 0, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(c.Value)
+	if err != nil || len(b) < 2 || b[0] != 'o' {
+		return 0, errBadCursor
+	}
+	n, err := strconv.Atoi(string(b[1:]))
+	if err != nil || n < 0 {
+		return 0, errBadCursor
+	}
+	return n, nil
+}
+
+// notSupported is -32601 for a method whose capability is not advertised
+// (GATE-1).
+func notSupported(method, capability string) error {
+	return wire.NewError(wire.CodeMethodNotFound, "Method not found: "+method, func(e *jx.Encoder) {
+		e.ObjStart()
+		e.FieldStart("reason")
+		e.Str("Server does not support the " + capability + " capability")
+		e.ObjEnd()
+	})
+}
+
+// handler adapts Server to the generated mcp.ServerHandler.
+type handler struct{ s *Server }
+
+func (h handler) Discover(ctx context.Context, p *mcp.RequestParams) (*mcp.DiscoverResult, error) {
+	s := h.s
+	r := &mcp.DiscoverResult{
+		SupportedVersions: s.opts.Versions,
+		Capabilities:      s.capabilities(),
+		TTLMs:             s.ttl(),
+		CacheScope:        s.opts.CacheScope,
+		ResultType:        "complete",
+		Meta:              s.resultMeta(),
+	}
+	if s.opts.Instructions != "" {
+		r.Instructions = wire.Some(s.opts.Instructions)
+	}
+	return r, nil
+}
+
+func (h handler) ListTools(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
+	s := h.s
+	off, err := decodeCursor(p.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	if s.tools.len() == 0 {
+		s.mu.RUnlock()
+		return nil, notSupported(mcp.MethodListTools, "tools")
+	}
+	page, next := s.tools.page(off, s.opts.PageSize)
+	s.mu.RUnlock()
+	r := &mcp.ListToolsResult{Tools: make([]mcp.Tool, 0, len(page)), NextCursor: encodeCursor(next),
+		TTLMs: s.ttl(), CacheScope: s.opts.CacheScope, ResultType: "complete", Meta: s.resultMeta()}
+	for _, t := range page {
+		r.Tools = append(r.Tools, t.def)
+	}
+	return r, nil
+}
+
+func (h handler) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResultResponseResult, error) {
+	s := h.s
+	s.mu.RLock()
+	t, ok := s.tools.get(p.Name)
+	n := s.tools.len()
+	s.mu.RUnlock()
+	switch {
+	case n == 0:
+		return nil, notSupported(mcp.MethodCallTool, "tools")
+	case !ok:
+		return nil, &wire.Error{Code: wire.CodeInvalidParams, Message: "Unknown tool: " + p.Name}
+	}
+	req := &ToolRequest{Request: newRequest(ctx, s, mcp.MethodCallTool, &p.Meta), Name: p.Name, Arguments: p.Arguments}
+	if err := checkParamHeaders(req.ex, t, p.Arguments); err != nil {
+		return nil, err
+	}
+	if err := s.beginInputs(req.Request, p.Name, p.InputResponses, p.RequestState); err != nil {
+		return nil, err
+	}
+	defer req.finish()
+	// Arguments that break the tool's inputSchema are a tool execution
+	// error (isError), as the tools page prescribes for input validation;
+	// the schema's InvalidParamsError doc would use -32602 (digest TOOL-10,
+	// Appendix A3: we side with the tools page).
+	if err := t.checkArguments(p.Arguments); err != nil {
+		return &mcp.CallToolResultResponseResult{CallToolResult: s.stamp(ErrorResult("Invalid arguments for tool " + p.Name + ": " + err.Error()))}, nil
+	}
+	res, err := t.handler(ctx, req)
+	if errors.Is(err, ErrInputRequired) {
+		ir, err := s.inputRequired(req.Request)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResultResponseResult{InputRequiredResult: ir}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, fmt.Errorf("tool %q returned no result", p.Name)
+	}
+	return &mcp.CallToolResultResponseResult{CallToolResult: s.stamp(res)}, nil
+}
+
+// stamp marks a tool result with resultType and serverInfo.
+func (s *Server) stamp(r *mcp.CallToolResult) *mcp.CallToolResult {
+	r.ResultType = "complete"
+	if r.Meta == nil {
+		r.Meta = s.resultMeta()
+	}
+	return r
+}
+
+// checkParamHeaders enforces Mcp-Param-* against the arguments on HTTP
+// (XMH-9): a recognised header must decode to the body's value, and an
+// argument present in the body needs its header.
+func checkParamHeaders(ex *exchange, t *tool, args wire.Raw) error {
+	if ex.header == nil || len(t.params) == 0 {
+		return nil
+	}
+	for _, prm := range t.params {
+		name := mcpheader.ParamPrefix + prm.Header
+		hv, hasHeader := ex.header[canonical(name)]
+		body, present, err := prm.Value(args)
+		if err != nil {
+			return headerMismatch(name + ": " + err.Error())
+		}
+		switch {
+		case !present && hasHeader:
+			return headerMismatch(name + " is sent but the argument is absent")
+		case !present:
+			continue
+		case !hasHeader:
+			return headerMismatch(name + " header is missing")
+		}
+		got, err := mcpheader.Decode(hv[0])
+		if err != nil {
+			return headerMismatch(name + " header has invalid characters")
+		}
+		if !prm.Equal(got, body) {
+			return headerMismatch(name + " header value does not match the body")
+		}
+	}
+	return nil
+}
+
+func headerMismatch(msg string) error {
+	return &wire.Error{Code: wire.CodeHeaderMismatch, Message: "Header mismatch: " + msg}
+}
+
+func (h handler) ListPrompts(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
+	s := h.s
+	off, err := decodeCursor(p.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	if s.prompts.len() == 0 {
+		s.mu.RUnlock()
+		return nil, notSupported(mcp.MethodListPrompts, "prompts")
+	}
+	page, next := s.prompts.page(off, s.opts.PageSize)
+	s.mu.RUnlock()
+	r := &mcp.ListPromptsResult{Prompts: make([]mcp.Prompt, 0, len(page)), NextCursor: encodeCursor(next),
+		TTLMs: s.ttl(), CacheScope: s.opts.CacheScope, ResultType: "complete", Meta: s.resultMeta()}
+	for _, x := range page {
+		r.Prompts = append(r.Prompts, x.def)
+	}
+	return r, nil
+}
+
+func (h handler) GetPrompt(ctx context.Context, p *mcp.GetPromptRequestParams) (*mcp.GetPromptResultResponseResult, error) {
+	s := h.s
+	s.mu.RLock()
+	pr, ok := s.prompts.get(p.Name)
+	n := s.prompts.len()
+	s.mu.RUnlock()
+	switch {
+	case n == 0:
+		return nil, notSupported(mcp.MethodGetPrompt, "prompts")
+	case !ok:
+		return nil, &wire.Error{Code: wire.CodeInvalidParams, Message: "Unknown prompt: " + p.Name}
+	}
+	for _, a := range pr.def.Arguments {
+		if _, given := p.Arguments[a.Name]; a.Required.Value && !given {
+			return nil, &wire.Error{Code: wire.CodeInvalidParams, Message: "Missing required argument " + strconv.Quote(a.Name) + " for prompt " + p.Name}
+		}
+	}
+	req := &PromptRequest{Request: newRequest(ctx, s, mcp.MethodGetPrompt, &p.Meta), Name: p.Name, Arguments: p.Arguments}
+	if err := s.beginInputs(req.Request, p.Name, p.InputResponses, p.RequestState); err != nil {
+		return nil, err
+	}
+	defer req.finish()
+	res, err := pr.handler(ctx, req)
+	if errors.Is(err, ErrInputRequired) {
+		ir, err := s.inputRequired(req.Request)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.GetPromptResultResponseResult{InputRequiredResult: ir}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		return nil, fmt.Errorf("prompt %q returned no result", p.Name)
+	}
+	res.ResultType = "complete"
+	if res.Meta == nil {
+		res.Meta = s.resultMeta()
+	}
+	return &mcp.GetPromptResultResponseResult{GetPromptResult: res}, nil
+}
+
+func (h handler) ListResources(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
+	s := h.s
+	off, err := decodeCursor(p.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	if s.resources.len()+s.templates.len() == 0 {
+		s.mu.RUnlock()
+		return nil, notSupported(mcp.MethodListResources, "resources")
+	}
+	page, next := s.resources.page(off, s.opts.PageSize)
+	s.mu.RUnlock()
+	r := &mcp.ListResourcesResult{Resources: make([]mcp.Resource, 0, len(page)), NextCursor: encodeCursor(next),
+		TTLMs: s.ttl(), CacheScope: s.opts.CacheScope, ResultType: "complete", Meta: s.resultMeta()}
+	for _, x := range page {
+		r.Resources = append(r.Resources, x.def)
+	}
+	return r, nil
+}
+
+func (h handler) ListResourceTemplates(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
+	s := h.s
+	off, err := decodeCursor(p.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	if s.resources.len()+s.templates.len() == 0 {
+		s.mu.RUnlock()
+		return nil, notSupported(mcp.MethodListResourceTemplates, "resources")
+	}
+	page, next := s.templates.page(off, s.opts.PageSize)
+	s.mu.RUnlock()
+	r := &mcp.ListResourceTemplatesResult{ResourceTemplates: make([]mcp.ResourceTemplate, 0, len(page)), NextCursor: encodeCursor(next),
+		TTLMs: s.ttl(), CacheScope: s.opts.CacheScope, ResultType: "complete", Meta: s.resultMeta()}
+	for _, x := range page {
+		r.ResourceTemplates = append(r.ResourceTemplates, x.def)
+	}
+	return r, nil
+}
+
+func (h handler) ReadResource(ctx context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResultResponseResult, error) {
+	s := h.s
+	s.mu.RLock()
+	n := s.resources.len() + s.templates.len()
+	var handle ResourceHandler
+	var vars map[string]string
+	if res, ok := s.resources.get(p.URI); ok {
+		handle = res.handler
+	} else {
+		for _, name := range s.templates.names {
+			t := s.templates.items[name]
+			if m := t.match.FindStringSubmatch(p.URI); m != nil {
+				handle, vars = t.handler, map[string]string{}
+				for i, v := range t.vars {
+					vars[v] = m[i+1]
+				}
+				break
+			}
+		}
+	}
+	s.mu.RUnlock()
+	switch {
+	case n == 0:
+		return nil, notSupported(mcp.MethodReadResource, "resources")
+	case handle == nil:
+		return nil, ResourceNotFound(p.URI)
+	}
+	req := &ResourceRequest{Request: newRequest(ctx, s, mcp.MethodReadResource, &p.Meta), URI: p.URI, Vars: vars}
+	if err := s.beginInputs(req.Request, p.URI, p.InputResponses, p.RequestState); err != nil {
+		return nil, err
+	}
+	defer req.finish()
+	contents, err := handle(ctx, req)
+	if errors.Is(err, ErrInputRequired) {
+		ir, err := s.inputRequired(req.Request)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.ReadResourceResultResponseResult{InputRequiredResult: ir}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(contents) == 0 { // RES-5: never an empty list for a resource that is not there
+		return nil, ResourceNotFound(p.URI)
+	}
+	return &mcp.ReadResourceResultResponseResult{ReadResourceResult: &mcp.ReadResourceResult{
+		Contents: contents, TTLMs: s.ttl(), CacheScope: s.opts.CacheScope, ResultType: "complete", Meta: s.resultMeta(),
+	}}, nil
+}
+
+func (h handler) Complete(ctx context.Context, p *mcp.CompleteRequestParams) (*mcp.CompleteResult, error) {
+	s := h.s
+	s.mu.RLock()
+	c := s.completer
+	s.mu.RUnlock()
+	if c == nil {
+		return nil, notSupported(mcp.MethodComplete, "completions")
+	}
+	req := &CompletionRequest{Request: newRequest(ctx, s, mcp.MethodComplete, &p.Meta), Params: p}
+	defer req.finish()
+	res, err := c(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if res == nil {
+		res = &mcp.CompleteResultCompletion{}
+	}
+	if res.Values == nil {
+		res.Values = []string{}
+	}
+	if len(res.Values) > 100 {
+		res.Values = res.Values[:100]
+		res.HasMore = wire.Some(true)
+	}
+	return &mcp.CompleteResult{Completion: *res, ResultType: "complete", Meta: s.resultMeta()}, nil
+}
+
+func (h handler) SubscriptionsListen(ctx context.Context, p *mcp.SubscriptionsListenRequestParams) (*mcp.SubscriptionsListenResult, error) {
+	return h.s.listen(ctx, p)
+}
+
+// canonical is the canonical form of an HTTP header name.
+func canonical(name string) string { return textproto.CanonicalMIMEHeaderKey(name) }

@@ -1,0 +1,337 @@
+package server
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+
+	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/wire"
+)
+
+// ErrInputRequired is returned by Request.Elicit, Sample and Roots when the
+// client has not answered yet. Return it (or an error wrapping it) from the
+// handler: the server then answers with an InputRequiredResult listing
+// every input the handler asked for, and calls the handler again when the
+// client retries with the answers (multi round-trip requests, §6.1).
+var ErrInputRequired = errors.New("server: input required from the client")
+
+// inputs is the multi round-trip side of a tools/call, prompts/get or
+// resources/read request.
+type inputs struct {
+	target    string              // method + "\x00" + tool/prompt name or URI
+	responses mcp.InputResponses  // answers sent with this retry
+	answered  map[string]wire.Raw // answers from earlier rounds, from requestState
+	state     []byte              // application state from requestState
+	newState  []byte
+	stateSet  bool
+	pending   mcp.InputRequests
+}
+
+// State returns the application state the handler saved with SetState in
+// the previous round of this request (nil on the first round).
+func (r *Request) State() []byte {
+	if r.in == nil {
+		return nil
+	}
+	return r.in.state
+}
+
+// SetState saves application state for the next round. It travels to the
+// client inside the sealed requestState and comes back on the retry; the
+// client cannot read or alter it.
+func (r *Request) SetState(b []byte) {
+	if r.in != nil {
+		r.in.newState, r.in.stateSet = b, true
+	}
+}
+
+// RetryLater asks the client to retry the request without any input (the
+// requestState-only InputRequiredResult, e.g. to shed load). Return its
+// error from the handler.
+func (r *Request) RetryLater() error {
+	if r.in == nil {
+		return errNoInputs(r.Method)
+	}
+	return ErrInputRequired
+}
+
+func errNoInputs(method string) error {
+	return &wire.Error{Code: wire.CodeInternalError, Message: "Internal error: " + method + " cannot ask the client for input (MRTR-1)"}
+}
+
+// missingCapability is the -32021 answer (META-6, MRTR-4).
+func missingCapability(what string, caps string) error {
+	return &wire.Error{
+		Code:    wire.CodeMissingRequiredClientCapability,
+		Message: "This request needs the client's " + what + " capability",
+		Data:    wire.Raw(`{"requiredCapabilities":` + caps + `}`),
+	}
+}
+
+// answer finds the client's answer to input key, re-encoded as JSON.
+func (r *Request) answer(key string) (wire.Raw, bool) {
+	if resp, ok := r.in.responses[key]; ok {
+		raw, err := wire.Marshal(&resp)
+		return raw, err == nil
+	}
+	raw, ok := r.in.answered[key]
+	return raw, ok
+}
+
+func (r *Request) ask(key string, req mcp.InputRequest) error {
+	if r.in.pending == nil {
+		r.in.pending = mcp.InputRequests{}
+	}
+	r.in.pending[key] = req
+	return ErrInputRequired
+}
+
+// Elicit asks the user, through the client, to fill in a form (form-mode
+// elicitation). It returns the answer when this retry carries one under
+// key, and ErrInputRequired otherwise. A client that did not declare form
+// elicitation gets -32021 (MRTR-4, ELI-2).
+func (r *Request) Elicit(key string, p mcp.ElicitRequestFormParams) (*mcp.ElicitResult, error) {
+	if r.in == nil {
+		return nil, errNoInputs(r.Method)
+	}
+	el := r.Meta.ClientCapabilities.Elicitation
+	if el == nil || el.Form == nil && el.URL != nil {
+		return nil, missingCapability("form elicitation", `{"elicitation":{"form":{}}}`)
+	}
+	return r.elicit(key, mcp.ElicitRequestParams{ElicitRequestFormParams: &p})
+}
+
+// ElicitURL sends the user to a URL (URL-mode elicitation, ELI-3); the
+// answer only says whether the user agreed to open it (ELI-7).
+func (r *Request) ElicitURL(key string, p mcp.ElicitRequestURLParams) (*mcp.ElicitResult, error) {
+	if r.in == nil {
+		return nil, errNoInputs(r.Method)
+	}
+	el := r.Meta.ClientCapabilities.Elicitation
+	if el == nil || el.URL == nil {
+		return nil, missingCapability("URL elicitation", `{"elicitation":{"url":{}}}`)
+	}
+	return r.elicit(key, mcp.ElicitRequestParams{ElicitRequestURLParams: &p})
+}
+
+func (r *Request) elicit(key string, p mcp.ElicitRequestParams) (*mcp.ElicitResult, error) {
+	if raw, ok := r.answer(key); ok {
+		var res mcp.ElicitResult
+		if err := decodeAnswer(raw, &res); err != nil {
+			return nil, answerError(key, err)
+		}
+		return &res, nil
+	}
+	return nil, r.ask(key, mcp.InputRequest{ElicitRequest: &mcp.ElicitRequest{Params: p}})
+}
+
+// Sample asks the client's model for a completion (deprecated sampling,
+// §7.7). Tools in p need the client's sampling.tools capability (SMP-3).
+func (r *Request) Sample(key string, p mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error) {
+	if r.in == nil {
+		return nil, errNoInputs(r.Method)
+	}
+	sm := r.Meta.ClientCapabilities.Sampling
+	switch {
+	case sm == nil:
+		return nil, missingCapability("sampling", `{"sampling":{}}`)
+	case (p.Tools != nil || p.ToolChoice != nil) && sm.Tools == nil:
+		return nil, missingCapability("sampling.tools", `{"sampling":{"tools":{}}}`)
+	}
+	if raw, ok := r.answer(key); ok {
+		var res mcp.CreateMessageResult
+		if err := decodeAnswer(raw, &res); err != nil {
+			return nil, answerError(key, err)
+		}
+		return &res, nil
+	}
+	return nil, r.ask(key, mcp.InputRequest{CreateMessageRequest: &mcp.CreateMessageRequest{Params: p}})
+}
+
+// Roots asks the client for its roots (deprecated, §7.8).
+func (r *Request) Roots(key string) (*mcp.ListRootsResult, error) {
+	if r.in == nil {
+		return nil, errNoInputs(r.Method)
+	}
+	if r.Meta.ClientCapabilities.Roots == nil {
+		return nil, missingCapability("roots", `{"roots":{}}`)
+	}
+	if raw, ok := r.answer(key); ok {
+		var res mcp.ListRootsResult
+		if err := decodeAnswer(raw, &res); err != nil {
+			return nil, answerError(key, err)
+		}
+		return &res, nil
+	}
+	return nil, r.ask(key, mcp.InputRequest{ListRootsRequest: &mcp.ListRootsRequest{}})
+}
+
+func decodeAnswer(raw wire.Raw, v wire.Codec) error {
+	if err := wire.Decode(raw, v); err != nil {
+		return err
+	}
+	return v.Validate()
+}
+
+// answerError is the -32602 for a malformed input response (MRTR-7).
+func answerError(key string, err error) error {
+	return wire.InvalidParams(wire.AtKey(wire.AtKey(err, key), "inputResponses"))
+}
+
+// sealedState is the plaintext of a requestState.
+type sealedState struct {
+	Target    string              `json:"t"`
+	Principal []byte              `json:"p,omitempty"` // sha256 of the principal
+	Expires   int64               `json:"e"`           // unix seconds
+	Nonce     []byte              `json:"n"`
+	App       []byte              `json:"s,omitempty"`
+	Answered  map[string]wire.Raw `json:"a,omitempty"`
+}
+
+// sealer seals requestState with AES-256-GCM, binding it to the request's
+// method and target, the principal and an expiry (MRTR-15..18).
+type sealer struct {
+	aead      cipher.AEAD
+	ttl       time.Duration
+	singleUse bool
+	now       func() time.Time
+
+	mu   sync.Mutex
+	used map[string]int64 // nonce → expiry, for single use
+}
+
+const stateAAD = "mcpgen requestState v1"
+
+func newSealer(key []byte, ttl time.Duration, singleUse bool) *sealer {
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		panic("server: state key: " + err.Error())
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		panic("server: state cipher: " + err.Error())
+	}
+	return &sealer{aead: aead, ttl: ttl, singleUse: singleUse, now: time.Now, used: map[string]int64{}}
+}
+
+func principalDigest(p string) []byte {
+	if p == "" {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(p))
+	return sum[:]
+}
+
+func (s *sealer) seal(st *sealedState) (string, error) {
+	st.Expires = s.now().Add(s.ttl).Unix()
+	st.Nonce = make([]byte, 16)
+	if _, err := rand.Read(st.Nonce); err != nil {
+		return "", err
+	}
+	plain, err := json.Marshal(st)
+	if err != nil {
+		return "", err
+	}
+	nonce := make([]byte, s.aead.NonceSize(), s.aead.NonceSize()+len(plain)+s.aead.Overhead())
+	if _, err := rand.Read(nonce); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(s.aead.Seal(nonce, nonce, plain, []byte(stateAAD))), nil
+}
+
+var errBadState = &wire.Error{Code: wire.CodeInvalidParams, Message: "Invalid params: requestState is invalid, expired or belongs to another request"}
+
+// open verifies a requestState for target and principal.
+func (s *sealer) open(state, target, principal string) (*sealedState, error) {
+	box, err := base64.RawURLEncoding.DecodeString(state)
+	if err != nil || len(box) < s.aead.NonceSize()+s.aead.Overhead() {
+		return nil, errBadState
+	}
+	ns := s.aead.NonceSize()
+	plain, err := s.aead.Open(nil, box[:ns], box[ns:], []byte(stateAAD))
+	if err != nil {
+		return nil, errBadState
+	}
+	var st sealedState
+	if err := json.Unmarshal(plain, &st); err != nil {
+		return nil, errBadState
+	}
+	now := s.now().Unix()
+	if st.Target != target || string(st.Principal) != string(principalDigest(principal)) || now > st.Expires {
+		return nil, errBadState
+	}
+	if s.singleUse {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for n, exp := range s.used {
+			if now > exp {
+				delete(s.used, n)
+			}
+		}
+		if _, dup := s.used[string(st.Nonce)]; dup {
+			return nil, errBadState
+		}
+		s.used[string(st.Nonce)] = st.Expires
+	}
+	return &st, nil
+}
+
+// beginInputs prepares the multi round-trip side of a request: it opens
+// the requestState of a retry and collects the answers.
+func (s *Server) beginInputs(r *Request, target string, responses mcp.InputResponses, state wire.Opt[string]) error {
+	in := &inputs{target: r.Method + "\x00" + target, responses: responses}
+	if state.Set {
+		st, err := s.sealer.open(state.Value, in.target, r.ex.principal)
+		if err != nil {
+			return err
+		}
+		in.state, in.answered = st.App, st.Answered
+	}
+	r.in = in
+	return nil
+}
+
+// inputRequired builds the InputRequiredResult for a handler that returned
+// ErrInputRequired: the inputs it asked for and a sealed requestState that
+// carries its state and every answer so far.
+func (s *Server) inputRequired(r *Request) (*mcp.InputRequiredResult, error) {
+	in := r.in
+	st := &sealedState{Target: in.target, Principal: principalDigest(r.ex.principal), App: in.state}
+	if in.stateSet {
+		st.App = in.newState
+	}
+	if len(in.answered)+len(in.responses) > 0 {
+		st.Answered = map[string]wire.Raw{}
+		for k, v := range in.answered {
+			st.Answered[k] = v
+		}
+		for k, v := range in.responses {
+			if _, asked := in.pending[k]; asked {
+				continue // asked again: the old answer no longer counts
+			}
+			raw, err := wire.Marshal(&v)
+			if err != nil {
+				return nil, err
+			}
+			st.Answered[k] = raw
+		}
+	}
+	sealed, err := s.sealer.seal(st)
+	if err != nil {
+		return nil, err
+	}
+	res := &mcp.InputRequiredResult{ResultType: "input_required", RequestState: wire.Some(sealed), Meta: s.resultMeta()}
+	if len(in.pending) > 0 {
+		res.InputRequests = in.pending
+	}
+	return res, nil
+}
+

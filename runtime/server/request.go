@@ -1,0 +1,148 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"sync"
+
+	"github.com/go-faster/jx"
+
+	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/wire"
+)
+
+// exchange is the transport's side of one request.
+type exchange struct {
+	id        jsonrpc.ID
+	method    string
+	out       sink
+	header    http.Header // HTTP request headers; nil on stdio
+	principal string      // who is asking (binds requestState, MRTR-17)
+}
+
+// sink carries request-scoped notifications (progress, log messages) on
+// the stream of the request they belong to.
+type sink interface {
+	// notify writes one notification; false when the stream cannot carry
+	// notifications (a JSON response) or is closed.
+	notify(write func(e *jx.Encoder)) bool
+}
+
+type exchangeKey struct{}
+
+func withExchange(ctx context.Context, ex *exchange) context.Context {
+	return context.WithValue(ctx, exchangeKey{}, ex)
+}
+
+func exchangeFrom(ctx context.Context) *exchange {
+	ex, _ := ctx.Value(exchangeKey{}).(*exchange)
+	if ex == nil {
+		ex = &exchange{out: nopSink{}}
+	}
+	return ex
+}
+
+type nopSink struct{}
+
+func (nopSink) notify(func(*jx.Encoder)) bool { return false }
+
+// Request is what every handler learns about the request it serves.
+type Request struct {
+	// ID is the JSON-RPC id of this request (a multi round-trip retry has a
+	// new one).
+	ID jsonrpc.ID
+	// Method is the JSON-RPC method.
+	Method string
+	// Meta is the request's _meta: protocol version, client capabilities
+	// and, when sent, client identity (unverified, META-9).
+	Meta *mcp.RequestMetaObject
+
+	srv *Server
+	ex  *exchange
+
+	mu           sync.Mutex
+	progressSent bool
+	lastProgress float64
+	done         bool
+
+	in *inputs // multi round-trip state; nil where inputs are not allowed
+}
+
+func newRequest(ctx context.Context, s *Server, method string, meta *mcp.RequestMetaObject) *Request {
+	ex := exchangeFrom(ctx)
+	return &Request{ID: ex.id, Method: method, Meta: meta, srv: s, ex: ex}
+}
+
+// ClientCapabilities returns what the client declared on this request.
+func (r *Request) ClientCapabilities() *mcp.ClientCapabilities {
+	return &r.Meta.ClientCapabilities
+}
+
+// Progress sends notifications/progress for this request when the client
+// asked for it with a progressToken; it does nothing otherwise (PROG-1).
+// progress must grow with every call (PROG-3); total and message are
+// optional (pass 0 and "" to omit). It reports whether the notification
+// was sent.
+func (r *Request) Progress(progress, total float64, message string) bool {
+	if r.Meta.ProgressToken.IsZero() {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done || r.progressSent && progress <= r.lastProgress {
+		return false
+	}
+	r.progressSent, r.lastProgress = true, progress
+	p := mcp.ProgressNotificationParams{ProgressToken: r.Meta.ProgressToken, Progress: progress}
+	if total > 0 {
+		p.Total = wire.Some(total)
+	}
+	if message != "" {
+		p.Message = wire.Some(message)
+	}
+	return r.ex.out.notify(func(e *jx.Encoder) {
+		jsonrpc.WriteNotification(e, mcp.NotificationProgress, p.EncodeJSON)
+	})
+}
+
+// logLevels orders the syslog severities (RFC 5424), lowest first.
+var logLevels = map[mcp.LoggingLevel]int{
+	mcp.LoggingLevelDebug: 0, mcp.LoggingLevelInfo: 1, mcp.LoggingLevelNotice: 2, mcp.LoggingLevelWarning: 3,
+	mcp.LoggingLevelError: 4, mcp.LoggingLevelCritical: 5, mcp.LoggingLevelAlert: 6, mcp.LoggingLevelEmergency: 7,
+}
+
+// Log sends a deprecated notifications/message on this request's stream,
+// only when the server declares logging (Options.Logging) and the request
+// opted in with a logLevel at or below level (LOG-2, LOG-3). data is
+// encoded with encoding/json. It reports whether the message was sent.
+func (r *Request) Log(level mcp.LoggingLevel, logger string, data any) bool {
+	want := r.Meta.LogLevel
+	if !r.srv.opts.Logging || !want.Set || logLevels[level] < logLevels[want.Value] {
+		return false
+	}
+	raw, err := wire.RawOf(data)
+	if err != nil {
+		return false
+	}
+	p := mcp.LoggingMessageNotificationParams{Level: level, Data: raw}
+	if logger != "" {
+		p.Logger = wire.Some(logger)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done {
+		return false
+	}
+	return r.ex.out.notify(func(e *jx.Encoder) {
+		jsonrpc.WriteNotification(e, mcp.NotificationLoggingMessage, p.EncodeJSON)
+	})
+}
+
+// finish stops notifications for this request (PROG-4: nothing after the
+// final response).
+func (r *Request) finish() {
+	r.mu.Lock()
+	r.done = true
+	r.mu.Unlock()
+}

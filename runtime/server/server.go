@@ -1,0 +1,143 @@
+package server
+
+import (
+	"crypto/rand"
+	"io"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/wire"
+)
+
+// Options configure a Server. The zero value is usable.
+type Options struct {
+	// Instructions is returned by server/discover.
+	Instructions string
+
+	// Versions lists the protocol revisions served, newest first.
+	// Default: [mcp.ProtocolVersion].
+	Versions []string
+
+	// PageSize is the number of items per page of a list result. Default 100.
+	PageSize int
+
+	// CacheTTL and CacheScope are the caching hints (ttlMs, cacheScope) of
+	// list, read and discover results. Defaults: 0 (stale at once) and
+	// "public". A server whose lists or resources depend on the caller's
+	// identity must use "private" (CACHE-5, CACHE-10).
+	CacheTTL   time.Duration
+	CacheScope mcp.CacheScope
+
+	// StateKey is the 32-byte AES-256-GCM key sealing multi round-trip
+	// requestState. Servers behind a load balancer must share one key.
+	// Default: a random key made by New, valid for this process only.
+	StateKey []byte
+	// StateTTL bounds how long a requestState stays valid. Default 10 minutes.
+	StateTTL time.Duration
+	// SingleUseState makes every requestState usable once: a retry that
+	// presents an already consumed state is rejected (MRTR-18). It keeps
+	// the consumed states of this process in memory until they expire.
+	SingleUseState bool
+
+	// Logging declares the deprecated logging capability, so handlers may
+	// send notifications/message to requests that opt in with logLevel.
+	Logging bool
+
+	// OmitServerInfo leaves io.modelcontextprotocol/serverInfo out of result
+	// _meta (RT-6 allows it when configured).
+	OmitServerInfo bool
+
+	// Logger receives the server's own diagnostics. Default: discard. With
+	// stdio, point it at os.Stderr, never at stdout (STDIO-2).
+	Logger *slog.Logger
+}
+
+// Server is an MCP server. Its methods are safe for concurrent use;
+// registering or removing a tool, prompt or resource while serving sends
+// the matching list-changed notification to listeners.
+type Server struct {
+	info mcp.Implementation
+	opts Options
+	log  *slog.Logger
+
+	mu        sync.RWMutex
+	tools     registry[*tool]
+	prompts   registry[*prompt]
+	resources registry[*resource]
+	templates registry[*template]
+	completer CompletionHandler
+
+	hub    *hub
+	sealer *sealer
+}
+
+// New returns a server that identifies itself with info.
+func New(info mcp.Implementation, opts *Options) *Server {
+	s := &Server{info: info}
+	if opts != nil {
+		s.opts = *opts
+	}
+	if len(s.opts.Versions) == 0 {
+		s.opts.Versions = []string{mcp.ProtocolVersion}
+	}
+	if s.opts.PageSize <= 0 {
+		s.opts.PageSize = 100
+	}
+	if s.opts.CacheScope == "" {
+		s.opts.CacheScope = mcp.CacheScopePublic
+	}
+	if s.opts.StateTTL <= 0 {
+		s.opts.StateTTL = 10 * time.Minute
+	}
+	s.log = s.opts.Logger
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	key := s.opts.StateKey
+	if len(key) != 32 {
+		key = make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			panic("server: no randomness for the state key: " + err.Error())
+		}
+		if len(s.opts.StateKey) != 0 {
+			s.log.Warn("Options.StateKey must be 32 bytes; using a random key")
+		}
+	}
+	s.sealer = newSealer(key, s.opts.StateTTL, s.opts.SingleUseState)
+	s.hub = newHub()
+	return s
+}
+
+// supports reports whether version is served.
+func (s *Server) supports(version string) bool {
+	return slices.Contains(s.opts.Versions, version)
+}
+
+// capabilities describes what is registered now (GATE-2): a feature is
+// advertised as soon as one item of it exists.
+func (s *Server) capabilities() mcp.ServerCapabilities {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var c mcp.ServerCapabilities
+	if s.tools.len() > 0 {
+		c.Tools = &mcp.ServerCapabilitiesTools{ListChanged: someTrue}
+	}
+	if s.prompts.len() > 0 {
+		c.Prompts = &mcp.ServerCapabilitiesPrompts{ListChanged: someTrue}
+	}
+	if s.resources.len() > 0 || s.templates.len() > 0 {
+		c.Resources = &mcp.ServerCapabilitiesResources{ListChanged: someTrue, Subscribe: someTrue}
+	}
+	if s.completer != nil {
+		c.Completions = mcp.JSONObject("{}")
+	}
+	if s.opts.Logging {
+		c.Logging = mcp.JSONObject("{}")
+	}
+	return c
+}
+
+var someTrue = wire.Some(true)

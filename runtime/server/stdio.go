@@ -1,0 +1,281 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/go-faster/jx"
+
+	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/wire"
+)
+
+// MaxMessageBytes bounds one stdio line. Longer lines are answered with
+// -32600 and skipped.
+const MaxMessageBytes = 16 << 20
+
+// stdioGrace is how long requests still running when stdin ends may take
+// to finish before they are cancelled.
+const stdioGrace = 5 * time.Second
+
+// ServeStdio serves the stdio transport (§5.2): newline-delimited JSON-RPC
+// read from r, answers and notifications written to w, one message per
+// line and nothing else (STDIO-1, STDIO-2). Requests run concurrently;
+// notifications/cancelled stops one (STDIO-6). It returns nil when r ends
+// (STDIO-8) — after listen streams are closed and other requests have had
+// a short grace period — or ctx.Err() when ctx ends first.
+func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
+	ctx, cancelAll := context.WithCancel(ctx)
+	defer cancelAll()
+	c := &stdioConn{s: s, w: w, inflight: map[jsonrpc.ID]*stdioCall{}}
+	lines := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			line, long, err := readLine(br)
+			if long {
+				c.writeLine(func(e *jx.Encoder) {
+					jsonrpc.WriteError(e, jsonrpc.ID{}, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: message larger than the limit"})
+				})
+			} else if line != nil {
+				select {
+				case lines <- line:
+				case <-ctx.Done():
+					readErr <- ctx.Err()
+					return
+				}
+			}
+			if err != nil {
+				readErr <- err
+				return
+			}
+		}
+	}()
+	var err error
+loop:
+	for {
+		select {
+		case line := <-lines:
+			c.handle(ctx, line)
+		case err = <-readErr:
+			break loop
+		case <-ctx.Done():
+			err = ctx.Err()
+			break loop
+		}
+	}
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	// stdin is gone: end listen streams now, give other requests a moment.
+	c.cancelListens()
+	done := make(chan struct{})
+	go func() { c.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(stdioGrace):
+		cancelAll()
+		<-done
+	}
+	return err
+}
+
+// readLine returns the next line without its terminator (a trailing \r is
+// dropped too, STDIO-10); long reports a line over MaxMessageBytes, which
+// is skipped.
+func readLine(br *bufio.Reader) (line []byte, long bool, err error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(buf)+len(chunk) > MaxMessageBytes {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice('\n')
+			}
+			return nil, true, err
+		}
+		buf = append(buf, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if len(buf) == 0 && err != nil {
+			return nil, false, err
+		}
+		return bytes.TrimRight(buf, "\r\n"), false, err
+	}
+}
+
+type stdioConn struct {
+	s  *Server
+	w  io.Writer
+	wg sync.WaitGroup
+
+	wmu sync.Mutex // serializes lines on w
+
+	mu       sync.Mutex
+	inflight map[jsonrpc.ID]*stdioCall
+}
+
+type stdioCall struct {
+	cancel    context.CancelFunc
+	listen    bool
+	mu        sync.Mutex
+	cancelled bool
+}
+
+func (c *stdioConn) writeLine(write func(e *jx.Encoder)) bool {
+	e := jx.GetEncoder()
+	defer jx.PutEncoder(e)
+	write(e)
+	e.RawStr("\n")
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err := c.w.Write(e.Bytes())
+	return err == nil
+}
+
+func (c *stdioConn) cancelListens() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, call := range c.inflight {
+		if call.listen {
+			call.stop()
+		}
+	}
+}
+
+func (call *stdioCall) stop() {
+	call.mu.Lock()
+	call.cancelled = true
+	call.mu.Unlock()
+	call.cancel()
+}
+
+func (c *stdioConn) handle(ctx context.Context, line []byte) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	m, err := jsonrpc.Decode(line)
+	if err != nil {
+		c.writeLine(func(e *jx.Encoder) { jsonrpc.WriteError(e, m.ID, err.(*wire.Error)) })
+		return
+	}
+	switch m.Kind {
+	case jsonrpc.KindNotification:
+		if m.Method == mcp.NotificationCancelled {
+			c.cancel(m.Params)
+		}
+		return // other notifications need no answer (MSG-5)
+	case jsonrpc.KindResult, jsonrpc.KindError:
+		c.s.log.Warn("ignoring a response sent to the server (MSG-4)", "id", m.ID.String())
+		return
+	}
+	c.mu.Lock()
+	if _, dup := c.inflight[m.ID]; dup {
+		c.mu.Unlock()
+		c.writeLine(func(e *jx.Encoder) {
+			jsonrpc.WriteError(e, m.ID, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: id " + m.ID.String() + " is already in use (ID-2)"})
+		})
+		return
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	call := &stdioCall{cancel: cancel, listen: m.Method == mcp.MethodSubscriptionsListen}
+	c.inflight[m.ID] = call
+	c.mu.Unlock()
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer func() {
+			c.mu.Lock()
+			delete(c.inflight, m.ID)
+			c.mu.Unlock()
+			cancel()
+		}()
+		c.serve(rctx, call, m)
+	}()
+}
+
+// cancel handles notifications/cancelled; malformed or unknown ones are
+// ignored (CAN-4).
+func (c *stdioConn) cancel(params wire.Raw) {
+	var p mcp.CancelledNotificationParams
+	if wire.Decode(params, &p) != nil {
+		return
+	}
+	var id jsonrpc.ID
+	switch {
+	case p.RequestID.Integer.Set:
+		id = jsonrpc.IntID(p.RequestID.Integer.Value)
+	case p.RequestID.String.Set:
+		id = jsonrpc.StringID(p.RequestID.String.Value)
+	default:
+		return
+	}
+	c.mu.Lock()
+	call := c.inflight[id]
+	c.mu.Unlock()
+	if call != nil {
+		call.stop()
+	}
+}
+
+// stdioSink writes a request's notifications as lines of their own.
+type stdioSink struct {
+	c    *stdioConn
+	call *stdioCall
+}
+
+func (k stdioSink) notify(write func(e *jx.Encoder)) bool {
+	k.call.mu.Lock()
+	defer k.call.mu.Unlock()
+	if k.call.cancelled {
+		return false
+	}
+	return k.c.writeLine(write)
+}
+
+func (c *stdioConn) serve(ctx context.Context, call *stdioCall, m *jsonrpc.Message) {
+	ex := &exchange{id: m.ID, method: m.Method, out: stdioSink{c, call}}
+	e := jx.GetEncoder()
+	defer jx.PutEncoder(e)
+	e.ObjStart()
+	e.FieldStart("jsonrpc")
+	e.RawStr(`"2.0"`)
+	e.FieldStart("id")
+	m.ID.EncodeJSON(e)
+	e.FieldStart("result")
+	err := c.s.serve(ctx, ex, m, e)
+	call.mu.Lock()
+	defer call.mu.Unlock()
+	if call.cancelled || errors.Is(err, errCancelled) {
+		return // nothing more for a cancelled request (CAN-3)
+	}
+	if err != nil {
+		e.Reset()
+		jsonrpc.WriteError(e, m.ID, c.s.toRPCError(m.Method, err))
+	} else {
+		e.ObjEnd()
+	}
+	e.RawStr("\n")
+	c.wmu.Lock()
+	_, _ = c.w.Write(e.Bytes())
+	c.wmu.Unlock()
+	if err == nil && call.listen {
+		// A listen stream the server ended: besides the result (SUB-11), the
+		// cancellation page wants notifications/cancelled on stdio; we send
+		// both, result first (digest Appendix A1).
+		c.wmu.Lock()
+		defer c.wmu.Unlock()
+		n := mcp.CancelledNotificationParams{RequestID: subscriptionID(m.ID), Reason: wire.Some("server shutting down")}
+		e.Reset()
+		jsonrpc.WriteNotification(e, mcp.NotificationCancelled, n.EncodeJSON)
+		e.RawStr("\n")
+		_, _ = c.w.Write(e.Bytes())
+	}
+}
