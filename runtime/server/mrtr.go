@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/wire"
 )
@@ -334,4 +333,3 @@ func (s *Server) inputRequired(r *Request) (*mcp.InputRequiredResult, error) {
 	}
 	return res, nil
 }
-
