@@ -57,9 +57,12 @@ func Load(file string, data []byte) (*Document, error) {
 		return nil, &Error{File: file, Msg: "a schema document must be a JSON object"}
 	}
 	// Keyword values come from pkg/schemas (see the package comment).
-	typed, err := schemas.FromJSONReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, &Error{File: file, Msg: "cannot read schema keywords: " + err.Error()}
+	typed, typedErr := schemas.FromJSONReader(bytes.NewReader(data))
+	if typedErr != nil {
+		// pkg/schemas names no location. Build from the ordered parse
+		// alone, whose checks name the JSON pointer of the offending
+		// keyword, and report pkg/schemas' own message only when they pass.
+		typed = &schemas.Schema{}
 	}
 	doc := &Document{File: file, byName: map[string]*Def{}, byPointer: map[string]*Schema{}}
 	if v := root.get("$schema"); v != nil && v.kind == '"' {
@@ -87,6 +90,9 @@ func Load(file string, data []byte) (*Document, error) {
 			doc.Defs = append(doc.Defs, d)
 			doc.byName[m.key] = d
 		}
+	}
+	if typedErr != nil {
+		return nil, &Error{File: file, Msg: "cannot read schema keywords: " + typedErr.Error()}
 	}
 	if doc.DefsKeyword == "" {
 		return nil, &Error{File: file, Msg: "no $defs or definitions: nothing to generate"}
@@ -143,6 +149,9 @@ func (b *builder) build(v *value, t *schemas.Type) (*Schema, error) {
 		if !known[m.key] {
 			s.Unknown = append(s.Unknown, m.key)
 		}
+	}
+	if err := b.checkKinds(v); err != nil {
+		return nil, err
 	}
 	var err error
 	// Scalar keywords from pkg/schemas, gated on the exact keyword.
@@ -278,6 +287,52 @@ func (b *builder) build(v *value, t *schemas.Type) (*Schema, error) {
 		}
 	}
 	return s, nil
+}
+
+// keywordKinds are the JSON kinds the scalar keywords this package reads
+// must have ('s' string, 'n' number, 'S' array of strings, 'T' string or
+// array of strings). Checking them on the ordered parse lets errors name
+// the keyword's JSON pointer.
+var keywordKinds = map[string]byte{
+	"$ref": 's', "format": 's', "pattern": 's', "title": 's', "description": 's',
+	"minimum": 'n', "maximum": 'n', "exclusiveMinimum": 'n', "exclusiveMaximum": 'n',
+	"minLength": 'n', "maxLength": 'n', "minItems": 'n', "maxItems": 'n',
+	"required": 'S', "type": 'T',
+}
+
+func (b *builder) checkKinds(v *value) error {
+	for _, m := range v.members {
+		want, ok := keywordKinds[m.key]
+		if !ok {
+			continue
+		}
+		mv := m.val
+		switch want {
+		case 's':
+			if mv.kind != '"' {
+				return b.errorf(mv.ptr, "%s must be a string", m.key)
+			}
+		case 'n':
+			if mv.kind != 'n' {
+				return b.errorf(mv.ptr, "%s must be a number", m.key)
+			}
+		case 'S', 'T':
+			if want == 'T' && mv.kind == '"' {
+				continue
+			}
+			ok := mv.kind == '['
+			for _, e := range mv.elems {
+				ok = ok && e.kind == '"'
+			}
+			if !ok {
+				if want == 'T' {
+					return b.errorf(mv.ptr, "type must be a string or an array of strings")
+				}
+				return b.errorf(mv.ptr, "%s must be an array of strings", m.key)
+			}
+		}
+	}
+	return nil
 }
 
 func (b *builder) number(v *value, kw string) (*float64, error) {

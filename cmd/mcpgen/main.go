@@ -8,7 +8,7 @@
 // With -revision alone the schema is read from $MCPGEN_SCHEMA_DIR/REV/schema.json,
 // or, when MCPGEN_SCHEMA_DIR is unset, downloaded from the revision's
 // canonical URL and accepted only if its sha256 matches the one pinned in
-// this command (see pins.go).
+// this command (see pinned in source.go).
 //
 // Any failure prints one line naming the file and JSON pointer and exits
 // with status 1; the output directory is only written once generation has
@@ -40,13 +40,20 @@ func run(args []string, stderr io.Writer) (err error) {
 		}
 	}()
 	fs := flag.NewFlagSet("mcpgen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	// Parse errors are reported as one line by main; the flag list is
+	// printed only when asked for (-h).
+	fs.SetOutput(io.Discard)
 	schemaPath := fs.String("schema", "", "path of the MCP schema.json to read")
 	out := fs.String("out", "", "directory to write the generated package into")
 	pkgName := fs.String("package", "mcp", "Go package name of the generated code")
 	revision := fs.String("revision", "", "protocol revision (e.g. 2026-07-28): names the schema to read when -schema is absent")
 	if err := fs.Parse(args); err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stderr)
+			fs.Usage()
+			return nil
+		}
+		return fmt.Errorf("%v (mcpgen -h lists the flags)", err)
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())

@@ -24,8 +24,10 @@ var pinned = map[string]string{
 	"2026-07-28": "ef70b61f99b6d2e5e3b46863822eab08dff6a45bedc7a08914e0e5b133f40203",
 }
 
-// canonicalURL is where a revision's schema is published.
-func canonicalURL(revision string) string {
+// canonicalURL is where a revision's schema is published. It is a
+// variable so that tests can point the download at a local server; the
+// sha256 pin is checked whatever the URL.
+var canonicalURL = func(revision string) string {
 	return "https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/main/schema/" + revision + "/schema.json"
 }
 

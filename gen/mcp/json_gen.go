@@ -72,10 +72,8 @@ func (x Annotations) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *Annotations) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -164,10 +162,8 @@ func (x AudioContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -226,10 +222,8 @@ func (x BaseMetadata) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -308,10 +302,8 @@ func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -392,10 +384,8 @@ func (x BooleanSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -474,10 +464,8 @@ func (x CacheableResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CacheableResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -499,10 +487,8 @@ func (x CacheScope) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CacheScope) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -580,10 +566,8 @@ func (x CallToolRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -672,10 +656,8 @@ func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -765,10 +747,8 @@ func (x CallToolResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -836,10 +816,8 @@ func (x CallToolResultResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CallToolResultResponse) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -952,10 +930,8 @@ func (x CallToolResultResponseResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CallToolResultResponseResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -1023,10 +999,8 @@ func (x CancelledNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -1096,10 +1070,8 @@ func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -1188,10 +1160,8 @@ func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -1248,10 +1218,8 @@ func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -1308,10 +1276,8 @@ func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -1379,10 +1345,8 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ClientNotification) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -1575,10 +1539,8 @@ func (x ClientRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ClientRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -1656,10 +1618,8 @@ func (x CompleteRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -1738,10 +1698,8 @@ func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -1799,10 +1757,8 @@ func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -1849,10 +1805,8 @@ func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -1965,10 +1919,8 @@ func (x CompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CompleteRequestParamsRef) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -2037,10 +1989,8 @@ func (x CompleteResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CompleteResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -2110,10 +2060,8 @@ func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -2181,10 +2129,8 @@ func (x CompleteResultResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CompleteResultResponse) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -2327,10 +2273,8 @@ func (x ContentBlock) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ContentBlock) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -2388,10 +2332,8 @@ func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -2534,10 +2476,8 @@ func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -2559,10 +2499,8 @@ func (x CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) 
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -2651,10 +2589,8 @@ func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -2808,10 +2744,8 @@ func (x CreateMessageResultContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *CreateMessageResultContent) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -2833,10 +2767,8 @@ func (x Cursor) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *Cursor) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -2914,10 +2846,8 @@ func (x DiscoverRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *DiscoverRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -3027,10 +2957,8 @@ func (x DiscoverResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -3098,10 +3026,8 @@ func (x DiscoverResultResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *DiscoverResultResponse) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -3159,10 +3085,8 @@ func (x ElicitRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -3231,10 +3155,8 @@ func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -3313,10 +3235,8 @@ func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -3429,10 +3349,8 @@ func (x ElicitRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ElicitRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -3500,10 +3418,8 @@ func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -3561,10 +3477,8 @@ func (x ElicitResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -3586,10 +3500,8 @@ func (x ElicitResultAction) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ElicitResultAction) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -3692,10 +3604,8 @@ func (x ElicitResultContentValue) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ElicitResultContentValue) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -3774,10 +3684,8 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -3874,10 +3782,8 @@ func (x EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -4014,10 +3920,8 @@ func (x EnumSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *EnumSchema) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -4085,10 +3989,8 @@ func (x Error) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *Error) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -4166,10 +4068,8 @@ func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -4258,10 +4158,8 @@ func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -4341,10 +4239,8 @@ func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -4412,10 +4308,8 @@ func (x GetPromptResultResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *GetPromptResultResponse) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -4528,10 +4422,8 @@ func (x GetPromptResultResponseResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *GetPromptResultResponseResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -4599,10 +4491,8 @@ func (x HeaderMismatchError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *HeaderMismatchError) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -4670,10 +4560,8 @@ func (x HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *HeaderMismatchErrorError) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -4753,10 +4641,8 @@ func (x Icon) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *Icon) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -4778,10 +4664,8 @@ func (x IconTheme) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *IconTheme) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -4828,10 +4712,8 @@ func (x Icons) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *Icons) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -4920,10 +4802,8 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -5024,10 +4904,8 @@ func (x Implementation) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *Implementation) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -5150,10 +5028,8 @@ func (x InputRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *InputRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -5173,10 +5049,8 @@ func (x InputRequests) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *InputRequests) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -5256,10 +5130,8 @@ func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -5364,10 +5236,8 @@ func (x InputResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *InputResponse) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -5436,10 +5306,8 @@ func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -5459,10 +5327,8 @@ func (x InputResponses) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *InputResponses) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -5530,10 +5396,8 @@ func (x InternalError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *InternalError) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -5601,10 +5465,8 @@ func (x InvalidParamsError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *InvalidParamsError) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -5672,10 +5534,8 @@ func (x InvalidRequestError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *InvalidRequestError) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -5743,10 +5603,8 @@ func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -5859,10 +5717,8 @@ func (x JSONRPCMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *JSONRPCMessage) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -5930,10 +5786,8 @@ func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -6011,10 +5865,8 @@ func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -6111,10 +5963,8 @@ func (x JSONRPCResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *JSONRPCResponse) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -6182,10 +6032,8 @@ func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *JSONRPCResultResponse) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -6286,10 +6134,8 @@ func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -6367,10 +6213,8 @@ func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -6470,10 +6314,8 @@ func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -6541,10 +6383,8 @@ func (x ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListPromptsResultResponse) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -6622,10 +6462,8 @@ func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -6725,10 +6563,8 @@ func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -6796,10 +6632,8 @@ func (x ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListResourceTemplatesResultResponse) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -6877,10 +6711,8 @@ func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -6980,10 +6812,8 @@ func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7051,10 +6881,8 @@ func (x ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListResourcesResultResponse) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7113,10 +6941,8 @@ func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7163,10 +6989,8 @@ func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7214,10 +7038,8 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7295,10 +7117,8 @@ func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7398,10 +7218,8 @@ func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7469,10 +7287,8 @@ func (x ListToolsResultResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ListToolsResultResponse) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7494,10 +7310,8 @@ func (x LoggingLevel) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *LoggingLevel) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7565,10 +7379,8 @@ func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7648,10 +7460,8 @@ func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7719,10 +7529,8 @@ func (x MethodNotFoundError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *MethodNotFoundError) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7790,10 +7598,8 @@ func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7861,10 +7667,8 @@ func (x MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error)
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7912,10 +7716,8 @@ func (x MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, er
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -7963,10 +7765,8 @@ func (x ModelHint) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ModelHint) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -8046,10 +7846,8 @@ func (x ModelPreferences) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -8146,10 +7944,8 @@ func (x MultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *MultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -8207,10 +8003,8 @@ func (x Notification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *Notification) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -8257,10 +8051,8 @@ func (x NotificationMetaObject) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *NotificationMetaObject) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -8308,10 +8100,8 @@ func (x NotificationParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -8414,10 +8204,8 @@ func (x NumberSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -8439,10 +8227,8 @@ func (x NumberSchemaType) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *NumberSchemaType) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -8520,10 +8306,8 @@ func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -8582,10 +8366,8 @@ func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -8655,10 +8437,8 @@ func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -8726,10 +8506,8 @@ func (x ParseError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ParseError) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -8896,10 +8674,8 @@ func (x PrimitiveSchemaDefinition) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *PrimitiveSchemaDefinition) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -8967,10 +8743,8 @@ func (x ProgressNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -9061,10 +8835,8 @@ func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -9150,10 +8922,8 @@ func (x ProgressToken) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ProgressToken) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -9253,10 +9023,8 @@ func (x Prompt) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *Prompt) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -9337,10 +9105,8 @@ func (x PromptArgument) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -9409,10 +9175,8 @@ func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -9470,10 +9234,8 @@ func (x PromptMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -9542,10 +9304,8 @@ func (x PromptReference) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *PromptReference) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -9623,10 +9383,8 @@ func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -9705,10 +9463,8 @@ func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -9797,10 +9553,8 @@ func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -9897,10 +9651,8 @@ func (x ReadResourceResultContentsItem) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ReadResourceResultContentsItem) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -9968,10 +9720,8 @@ func (x ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ReadResourceResultResponse) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -10084,10 +9834,8 @@ func (x ReadResourceResultResponseResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ReadResourceResultResponseResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -10145,10 +9893,8 @@ func (x Request) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *Request) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -10234,10 +9980,8 @@ func (x RequestId) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *RequestId) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -10327,10 +10071,8 @@ func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -10378,10 +10120,8 @@ func (x RequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -10514,10 +10254,8 @@ func (x Resource) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *Resource) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -10586,10 +10324,8 @@ func (x ResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -10732,10 +10468,8 @@ func (x ResourceLink) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -10804,10 +10538,8 @@ func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -10865,10 +10597,8 @@ func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -10990,10 +10720,8 @@ func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -11051,10 +10779,8 @@ func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -11122,10 +10848,8 @@ func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -11184,10 +10908,8 @@ func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -11246,10 +10968,8 @@ func (x Result) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *Result) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -11297,10 +11017,8 @@ func (x ResultMetaObject) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ResultMetaObject) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -11322,10 +11040,8 @@ func (x ResultType) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ResultType) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -11347,10 +11063,8 @@ func (x Role) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *Role) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -11419,10 +11133,8 @@ func (x Root) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *Root) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -11490,10 +11202,8 @@ func (x SamplingMessage) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -11647,10 +11357,8 @@ func (x SamplingMessageContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *SamplingMessageContent) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -11793,10 +11501,8 @@ func (x SamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *SamplingMessageContentBlock) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -11906,10 +11612,8 @@ func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -11957,10 +11661,8 @@ func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -12019,10 +11721,8 @@ func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -12070,10 +11770,8 @@ func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -12246,10 +11944,8 @@ func (x ServerNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ServerNotification) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -12442,10 +12138,8 @@ func (x ServerResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ServerResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -12542,10 +12236,8 @@ func (x SingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *SingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -12659,10 +12351,8 @@ func (x StringSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -12684,10 +12374,8 @@ func (x StringSchemaFormat) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *StringSchemaFormat) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -12767,10 +12455,8 @@ func (x SubscriptionFilter) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *SubscriptionFilter) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -12838,10 +12524,8 @@ func (x SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *SubscriptionsAcknowledgedNotification) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -12900,10 +12584,8 @@ func (x SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, erro
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -12981,10 +12663,8 @@ func (x SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *SubscriptionsListenRequest) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -13042,10 +12722,8 @@ func (x SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *SubscriptionsListenRequestParams) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -13103,10 +12781,8 @@ func (x SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *SubscriptionsListenResult) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -13165,10 +12841,8 @@ func (x SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *SubscriptionsListenResultMetaObject) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -13236,10 +12910,8 @@ func (x SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *SubscriptionsListenResultResponse) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -13318,10 +12990,8 @@ func (x TextContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *TextContent) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -13400,10 +13070,8 @@ func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -13515,10 +13183,8 @@ func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -13566,10 +13232,8 @@ func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -13627,10 +13291,8 @@ func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error)
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -13721,10 +13383,8 @@ func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -13782,10 +13442,8 @@ func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -13906,10 +13564,8 @@ func (x Tool) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *Tool) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -14001,10 +13657,8 @@ func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -14052,10 +13706,8 @@ func (x ToolChoice) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -14077,10 +13729,8 @@ func (x ToolChoiceMode) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ToolChoiceMode) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -14149,10 +13799,8 @@ func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -14251,10 +13899,8 @@ func (x ToolResultContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -14342,10 +13988,8 @@ func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -14413,10 +14057,8 @@ func (x UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *UnsupportedProtocolVersionError) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -14484,10 +14126,8 @@ func (x UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *UnsupportedProtocolVersionErrorError) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -14545,10 +14185,8 @@ func (x UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) 
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -14660,10 +14298,8 @@ func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -14721,10 +14357,8 @@ func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }
@@ -14815,10 +14449,8 @@ func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 	return wire.Marshal(&x)
 }
 
-/*
-UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-*/
 func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wire.Decode(data, x)
 }

@@ -8,10 +8,8 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
-/*
-ServerHandler handles the requests a client sends, one method per request.
+// ServerHandler handles the requests a client sends, one method per request.
 // Embed UnimplementedServerHandler to implement only some of them.
-*/
 type ServerHandler interface {
 	// CallTool handles tools/call.
 	CallTool(ctx context.Context, params *CallToolRequestParams) (*CallToolResultResponseResult, error)
@@ -88,12 +86,10 @@ func (UnimplementedServerHandler) SubscriptionsListen(context.Context, *Subscrip
 	return nil, wire.MethodNotFound(MethodSubscriptionsListen)
 }
 
-/*
-DispatchServer serves one request: it decodes and validates params
+// DispatchServer serves one request: it decodes and validates params
 // (-32602 with every violation in error.data), calls the handler method for
 // method (-32601 when there is none) and writes the result to e.
 // Errors are *wire.Error values or the handler's own errors.
-*/
 func DispatchServer(ctx context.Context, h ServerHandler, method string, params wire.Raw, e *jx.Encoder) error {
 	switch method {
 	case MethodCallTool:

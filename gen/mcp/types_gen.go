@@ -7,7 +7,6 @@ import "github.com/mcpgen/mcpgen/runtime/wire"
 // Annotations is the schema definition "Annotations".
 //
 // Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
-
 type Annotations struct {
 	// Describes who the intended audience of this object or data is.
 	//
@@ -36,7 +35,6 @@ type Annotations struct {
 // AudioContent is the schema definition "AudioContent".
 //
 // Audio provided to or from an LLM.
-
 type AudioContent struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta MetaObject
@@ -59,7 +57,6 @@ type AudioContent struct {
 // BaseMetadata is the schema definition "BaseMetadata".
 //
 // Base interface for metadata with name (identifier) and title (display name) properties.
-
 type BaseMetadata struct {
 	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
 	Name string
@@ -79,7 +76,6 @@ type BaseMetadata struct {
 }
 
 // BlobResourceContents is the schema definition "BlobResourceContents".
-
 type BlobResourceContents struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta MetaObject
@@ -98,7 +94,6 @@ type BlobResourceContents struct {
 }
 
 // BooleanSchema is the schema definition "BooleanSchema".
-
 type BooleanSchema struct {
 	Default     wire.Opt[bool]
 	Description wire.Opt[string]
@@ -114,7 +109,6 @@ type BooleanSchema struct {
 // CacheableResult is the schema definition "CacheableResult".
 //
 // A result that supports a time-to-live (TTL) hint for client-side caching.
-
 type CacheableResult struct {
 	// Optional: nil means absent.
 	Meta *ResultMetaObject
@@ -159,14 +153,13 @@ type CacheableResult struct {
 // Indicates the intended scope of the cached response, analogous to HTTP
 // `Cache-Control: public` vs `Cache-Control: private`.
 //
-// - `"public"`: The response does not contain user-specific data. Any
-//   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
-//   the response and serve it across authorization contexts.
-// - `"private"`: The response MAY be cached and reused only within the
-//   same authorization context. Caches MUST NOT be shared across
-//   authorization contexts (e.g., a different access token requires a
-//   different cache).
-
+//   - `"public"`: The response does not contain user-specific data. Any
+//     client or intermediary (e.g., shared gateway, caching proxy) MAY cache
+//     the response and serve it across authorization contexts.
+//   - `"private"`: The response MAY be cached and reused only within the
+//     same authorization context. Caches MUST NOT be shared across
+//     authorization contexts (e.g., a different access token requires a
+//     different cache).
 type CacheScope string
 
 const (
@@ -177,7 +170,6 @@ const (
 // CallToolRequest is the schema definition "CallToolRequest".
 //
 // Used by the client to invoke a tool provided by the server.
-
 type CallToolRequest struct {
 	ID     RequestId
 	Params CallToolRequestParams
@@ -192,7 +184,6 @@ type CallToolRequest struct {
 // CallToolRequestParams is the schema definition "CallToolRequestParams".
 //
 // Parameters for a `tools/call` request.
-
 type CallToolRequestParams struct {
 	Meta RequestMetaObject
 	// Arguments to use for the tool call.
@@ -215,7 +206,6 @@ type CallToolRequestParams struct {
 // CallToolResult is the schema definition "CallToolResult".
 //
 // The result returned by the server for a {@link CallToolRequesttools/call} request.
-
 type CallToolResult struct {
 	// Optional: nil means absent.
 	Meta *ResultMetaObject
@@ -262,7 +252,6 @@ type CallToolResult struct {
 // CallToolResultResponse is the schema definition "CallToolResultResponse".
 //
 // A successful response from the server for a {@link CallToolRequesttools/call} request.
-
 type CallToolResultResponse struct {
 	ID     RequestId
 	Result CallToolResultResponseResult
@@ -275,7 +264,6 @@ type CallToolResultResponse struct {
 }
 
 // CallToolResultResponseResult is the inline schema at /$defs/CallToolResultResponse/properties/result. It holds exactly one of its members; the others are unset.
-
 type CallToolResultResponseResult struct {
 	InputRequiredResult *InputRequiredResult
 	CallToolResult      *CallToolResult
@@ -290,7 +278,6 @@ type CallToolResultResponseResult struct {
 // The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
 //
 // This notification indicates that the result will be unused, so any associated processing SHOULD cease.
-
 type CancelledNotification struct {
 	Params CancelledNotificationParams
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -304,7 +291,6 @@ type CancelledNotification struct {
 // CancelledNotificationParams is the schema definition "CancelledNotificationParams".
 //
 // Parameters for a `notifications/cancelled` notification.
-
 type CancelledNotificationParams struct {
 	// Optional: nil means absent.
 	Meta *NotificationMetaObject
@@ -325,7 +311,6 @@ type CancelledNotificationParams struct {
 // ClientCapabilities is the schema definition "ClientCapabilities".
 //
 // Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
-
 type ClientCapabilities struct {
 	// Present if the client supports elicitation from the server.
 	//
@@ -360,7 +345,6 @@ type ClientCapabilities struct {
 // ClientCapabilitiesElicitation is the inline schema at /$defs/ClientCapabilities/properties/elicitation.
 //
 // Present if the client supports elicitation from the server.
-
 type ClientCapabilitiesElicitation struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Form JSONObject
@@ -374,7 +358,6 @@ type ClientCapabilitiesElicitation struct {
 // ClientCapabilitiesSampling is the inline schema at /$defs/ClientCapabilities/properties/sampling.
 //
 // Present if the client supports sampling from an LLM.
-
 type ClientCapabilitiesSampling struct {
 	// Whether the client supports context inclusion via `includeContext` parameter.
 	// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
@@ -399,7 +382,6 @@ type ClientCapabilitiesSampling struct {
 // The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
 //
 // This notification indicates that the result will be unused, so any associated processing SHOULD cease.
-
 type ClientNotification struct {
 	Params CancelledNotificationParams
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -411,7 +393,6 @@ type ClientNotification struct {
 }
 
 // ClientRequest is the schema definition "ClientRequest". It holds exactly one of its members; the others are unset.
-
 type ClientRequest struct {
 	DiscoverRequest              *DiscoverRequest
 	ListResourcesRequest         *ListResourcesRequest
@@ -428,13 +409,11 @@ type ClientRequest struct {
 // ClientResult is the schema definition "ClientResult".
 //
 // Common result fields.
-
 type ClientResult = Result
 
 // CompleteRequest is the schema definition "CompleteRequest".
 //
 // A request from the client to the server, to ask for completion options.
-
 type CompleteRequest struct {
 	ID     RequestId
 	Params CompleteRequestParams
@@ -449,7 +428,6 @@ type CompleteRequest struct {
 // CompleteRequestParams is the schema definition "CompleteRequestParams".
 //
 // Parameters for a `completion/complete` request.
-
 type CompleteRequestParams struct {
 	Meta RequestMetaObject
 	// The argument's information
@@ -470,7 +448,6 @@ type CompleteRequestParams struct {
 // CompleteRequestParamsArgument is the inline schema at /$defs/CompleteRequestParams/properties/argument.
 //
 // The argument's information
-
 type CompleteRequestParamsArgument struct {
 	// The name of the argument
 	Name string
@@ -487,7 +464,6 @@ type CompleteRequestParamsArgument struct {
 // CompleteRequestParamsContext is the inline schema at /$defs/CompleteRequestParams/properties/context.
 //
 // Additional, optional context for completions
-
 type CompleteRequestParamsContext struct {
 	// Previously-resolved variables in a URI template or prompt.
 	//
@@ -499,7 +475,6 @@ type CompleteRequestParamsContext struct {
 }
 
 // CompleteRequestParamsRef is the inline schema at /$defs/CompleteRequestParams/properties/ref. It holds exactly one of its members; the others are unset.
-
 type CompleteRequestParamsRef struct {
 	PromptReference           *PromptReference
 	ResourceTemplateReference *ResourceTemplateReference
@@ -508,7 +483,6 @@ type CompleteRequestParamsRef struct {
 // CompleteResult is the schema definition "CompleteResult".
 //
 // The result returned by the server for a {@link CompleteRequestcompletion/complete} request.
-
 type CompleteResult struct {
 	// Optional: nil means absent.
 	Meta       *ResultMetaObject
@@ -530,7 +504,6 @@ type CompleteResult struct {
 }
 
 // CompleteResultCompletion is the inline schema at /$defs/CompleteResult/properties/completion.
-
 type CompleteResultCompletion struct {
 	// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
 	HasMore wire.Opt[bool]
@@ -551,7 +524,6 @@ type CompleteResultCompletion struct {
 // CompleteResultResponse is the schema definition "CompleteResultResponse".
 //
 // A successful response from the server for a {@link CompleteRequestcompletion/complete} request.
-
 type CompleteResultResponse struct {
 	ID     RequestId
 	Result CompleteResult
@@ -564,7 +536,6 @@ type CompleteResultResponse struct {
 }
 
 // ContentBlock is the schema definition "ContentBlock". It holds exactly one of its members; the others are unset.
-
 type ContentBlock struct {
 	TextContent      *TextContent
 	ImageContent     *ImageContent
@@ -576,7 +547,6 @@ type ContentBlock struct {
 // CreateMessageRequest is the schema definition "CreateMessageRequest".
 //
 // A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
-
 type CreateMessageRequest struct {
 	Params CreateMessageRequestParams
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -590,7 +560,6 @@ type CreateMessageRequest struct {
 // CreateMessageRequestParams is the schema definition "CreateMessageRequestParams".
 //
 // Parameters for a `sampling/createMessage` request.
-
 type CreateMessageRequestParams struct {
 	// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
 	// The client MAY ignore this request.
@@ -645,7 +614,6 @@ type CreateMessageRequestParams struct {
 // Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596): servers SHOULD
 // omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
 // {@link ClientCapabilities.sampling.context}.
-
 type CreateMessageRequestParamsIncludeContext string
 
 const (
@@ -659,7 +627,6 @@ const (
 // The result returned by the client for a {@link CreateMessageRequestsampling/createMessage} request.
 // The client should inform the user before returning the sampled message, to allow them
 // to inspect the response (human in the loop) and decide whether to allow the server to see it.
-
 type CreateMessageResult struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta    MetaObject
@@ -686,7 +653,6 @@ type CreateMessageResult struct {
 }
 
 // CreateMessageResultContent is the inline schema at /$defs/CreateMessageResult/properties/content. It holds exactly one of its members; the others are unset.
-
 type CreateMessageResultContent struct {
 	TextContent       *TextContent
 	ImageContent      *ImageContent
@@ -699,7 +665,6 @@ type CreateMessageResultContent struct {
 // Cursor is the schema definition "Cursor".
 //
 // An opaque token used to represent a cursor for pagination.
-
 type Cursor string
 
 // DiscoverRequest is the schema definition "DiscoverRequest".
@@ -708,7 +673,6 @@ type Cursor string
 // protocol versions, capabilities, and other metadata. Servers **MUST**
 // implement `server/discover`. Clients **MAY** call it but are not required
 // to — version negotiation can also happen inline via per-request `_meta`.
-
 type DiscoverRequest struct {
 	ID     RequestId
 	Params RequestParams
@@ -723,7 +687,6 @@ type DiscoverRequest struct {
 // DiscoverResult is the schema definition "DiscoverResult".
 //
 // The result returned by the server for a {@link DiscoverRequestserver/discover} request.
-
 type DiscoverResult struct {
 	// Optional: nil means absent.
 	Meta *ResultMetaObject
@@ -780,7 +743,6 @@ type DiscoverResult struct {
 // DiscoverResultResponse is the schema definition "DiscoverResultResponse".
 //
 // A successful response from the server for a {@link DiscoverRequestserver/discover} request.
-
 type DiscoverResultResponse struct {
 	ID     RequestId
 	Result DiscoverResult
@@ -795,7 +757,6 @@ type DiscoverResultResponse struct {
 // ElicitRequest is the schema definition "ElicitRequest".
 //
 // A request from the server to elicit additional information from the user via the client.
-
 type ElicitRequest struct {
 	Params ElicitRequestParams
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -809,7 +770,6 @@ type ElicitRequest struct {
 // ElicitRequestFormParams is the schema definition "ElicitRequestFormParams".
 //
 // The parameters for a request to elicit non-sensitive information from the user via a form in the client.
-
 type ElicitRequestFormParams struct {
 	// The message to present to the user describing what information is being requested.
 	Message string
@@ -832,7 +792,6 @@ type ElicitRequestFormParams struct {
 //
 // A restricted subset of JSON Schema.
 // Only top-level properties are allowed, without nesting.
-
 type ElicitRequestFormParamsRequestedSchema struct {
 	Schema     wire.Opt[string]
 	Properties map[string]PrimitiveSchemaDefinition
@@ -849,7 +808,6 @@ type ElicitRequestFormParamsRequestedSchema struct {
 // ElicitRequestParams is the schema definition "ElicitRequestParams". It holds exactly one of its members; the others are unset.
 //
 // The parameters for a request to elicit additional information from the user via the client.
-
 type ElicitRequestParams struct {
 	ElicitRequestFormParams *ElicitRequestFormParams
 	ElicitRequestURLParams  *ElicitRequestURLParams
@@ -858,7 +816,6 @@ type ElicitRequestParams struct {
 // ElicitRequestURLParams is the schema definition "ElicitRequestURLParams".
 //
 // The parameters for a request to elicit information from the user via a URL in the client.
-
 type ElicitRequestURLParams struct {
 	// The message to present to the user explaining why the interaction is needed.
 	Message string
@@ -875,7 +832,6 @@ type ElicitRequestURLParams struct {
 // ElicitResult is the schema definition "ElicitResult".
 //
 // The result returned by the client for an {@link ElicitRequestelicitation/create} request.
-
 type ElicitResult struct {
 	// The user action in response to the elicitation.
 	// - `"accept"`: User submitted the form/confirmed the action
@@ -902,7 +858,6 @@ type ElicitResult struct {
 // - `"accept"`: User submitted the form/confirmed the action
 // - `"decline"`: User explicitly declined the action
 // - `"cancel"`: User dismissed without making an explicit choice
-
 type ElicitResultAction string
 
 const (
@@ -912,7 +867,6 @@ const (
 )
 
 // ElicitResultContentValue is the inline schema at /$defs/ElicitResult/properties/content/additionalProperties. It holds exactly one of its members; the others are unset.
-
 type ElicitResultContentValue struct {
 	Array   []string
 	String  wire.Opt[string]
@@ -926,7 +880,6 @@ type ElicitResultContentValue struct {
 //
 // It is up to the client how best to render embedded resources for the benefit
 // of the LLM and/or the user.
-
 type EmbeddedResource struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta MetaObject
@@ -944,7 +897,6 @@ type EmbeddedResource struct {
 }
 
 // EmbeddedResourceResource is the inline schema at /$defs/EmbeddedResource/properties/resource. It holds exactly one of its members; the others are unset.
-
 type EmbeddedResourceResource struct {
 	TextResourceContents *TextResourceContents
 	BlobResourceContents *BlobResourceContents
@@ -953,11 +905,9 @@ type EmbeddedResourceResource struct {
 // EmptyResult is the schema definition "EmptyResult".
 //
 // Common result fields.
-
 type EmptyResult = Result
 
 // EnumSchema is the schema definition "EnumSchema". It holds exactly one of its members; the others are unset.
-
 type EnumSchema struct {
 	UntitledSingleSelectEnumSchema *UntitledSingleSelectEnumSchema
 	TitledSingleSelectEnumSchema   *TitledSingleSelectEnumSchema
@@ -967,7 +917,6 @@ type EnumSchema struct {
 }
 
 // Error is the schema definition "Error".
-
 type Error struct {
 	// The error type that occurred.
 	Code int64
@@ -988,7 +937,6 @@ type Error struct {
 // GetPromptRequest is the schema definition "GetPromptRequest".
 //
 // Used by the client to get a prompt provided by the server.
-
 type GetPromptRequest struct {
 	ID     RequestId
 	Params GetPromptRequestParams
@@ -1003,7 +951,6 @@ type GetPromptRequest struct {
 // GetPromptRequestParams is the schema definition "GetPromptRequestParams".
 //
 // Parameters for a `prompts/get` request.
-
 type GetPromptRequestParams struct {
 	Meta RequestMetaObject
 	// Arguments to use for templating the prompt.
@@ -1026,7 +973,6 @@ type GetPromptRequestParams struct {
 // GetPromptResult is the schema definition "GetPromptResult".
 //
 // The result returned by the server for a {@link GetPromptRequestprompts/get} request.
-
 type GetPromptResult struct {
 	// Optional: nil means absent.
 	Meta *ResultMetaObject
@@ -1053,7 +999,6 @@ type GetPromptResult struct {
 // GetPromptResultResponse is the schema definition "GetPromptResultResponse".
 //
 // A successful response from the server for a {@link GetPromptRequestprompts/get} request.
-
 type GetPromptResultResponse struct {
 	ID     RequestId
 	Result GetPromptResultResponseResult
@@ -1066,7 +1011,6 @@ type GetPromptResultResponse struct {
 }
 
 // GetPromptResultResponseResult is the inline schema at /$defs/GetPromptResultResponse/properties/result. It holds exactly one of its members; the others are unset.
-
 type GetPromptResultResponseResult struct {
 	InputRequiredResult *InputRequiredResult
 	GetPromptResult     *GetPromptResult
@@ -1078,7 +1022,6 @@ type GetPromptResultResponseResult struct {
 // headers do not match the corresponding values in the request body, or
 // because required headers are missing or malformed. For HTTP, the response
 // status code MUST be `400 Bad Request`.
-
 type HeaderMismatchError struct {
 	Error HeaderMismatchErrorError
 	// Optional: absent when no member is set.
@@ -1092,7 +1035,6 @@ type HeaderMismatchError struct {
 }
 
 // HeaderMismatchErrorError is the inline schema at /$defs/HeaderMismatchError/properties/error.
-
 type HeaderMismatchErrorError struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	//
@@ -1111,7 +1053,6 @@ type HeaderMismatchErrorError struct {
 // Icon is the schema definition "Icon".
 //
 // An optionally-sized icon that can be displayed in a user interface.
-
 type Icon struct {
 	// Optional MIME type override if the source MIME type is missing or generic.
 	// For example: `"image/png"`, `"image/jpeg"`, or `"image/svg+xml"`.
@@ -1153,7 +1094,6 @@ type Icon struct {
 // the icon is designed to be used with a dark background.
 //
 // If not provided, the client should assume the icon can be used with any theme.
-
 type IconTheme string
 
 const (
@@ -1164,7 +1104,6 @@ const (
 // Icons is the schema definition "Icons".
 //
 // Base interface to add `icons` property.
-
 type Icons struct {
 	// Optional set of sized icons that the client can display in a user interface.
 	//
@@ -1186,7 +1125,6 @@ type Icons struct {
 // ImageContent is the schema definition "ImageContent".
 //
 // An image provided to or from an LLM.
-
 type ImageContent struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta MetaObject
@@ -1209,7 +1147,6 @@ type ImageContent struct {
 // Implementation is the schema definition "Implementation".
 //
 // Describes the MCP implementation.
-
 type Implementation struct {
 	// An optional human-readable description of what this implementation does.
 	//
@@ -1251,7 +1188,6 @@ type Implementation struct {
 }
 
 // InputRequest is the schema definition "InputRequest". It holds exactly one of its members; the others are unset.
-
 type InputRequest struct {
 	CreateMessageRequest *CreateMessageRequest
 	ListRootsRequest     *ListRootsRequest
@@ -1262,7 +1198,6 @@ type InputRequest struct {
 //
 // A map of server-initiated requests that the client must fulfill.
 // Keys are server-assigned identifiers; values are the request objects.
-
 type InputRequests map[string]InputRequest
 
 // InputRequiredResult is the schema definition "InputRequiredResult".
@@ -1271,7 +1206,6 @@ type InputRequests map[string]InputRequest
 // before the request can be completed.
 //
 // At least one of `inputRequests` or `requestState` MUST be present.
-
 type InputRequiredResult struct {
 	// Optional: nil means absent.
 	Meta *ResultMetaObject
@@ -1295,7 +1229,6 @@ type InputRequiredResult struct {
 }
 
 // InputResponse is the schema definition "InputResponse". It holds exactly one of its members; the others are unset.
-
 type InputResponse struct {
 	CreateMessageResult *CreateMessageResult
 	ListRootsResult     *ListRootsResult
@@ -1303,7 +1236,6 @@ type InputResponse struct {
 }
 
 // InputResponseRequestParams is the schema definition "InputResponseRequestParams".
-
 type InputResponseRequestParams struct {
 	Meta RequestMetaObject
 	// Optional: nil means absent; an empty value is written.
@@ -1322,13 +1254,11 @@ type InputResponseRequestParams struct {
 // A map of client responses to server-initiated requests.
 // Keys correspond to the keys in the {@link InputRequests} map;
 // values are the client's result for each request.
-
 type InputResponses map[string]InputResponse
 
 // InternalError is the schema definition "InternalError".
 //
 // A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
-
 type InternalError struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	//
@@ -1356,7 +1286,6 @@ type InternalError struct {
 // - **Logging**: Invalid log level
 // - **Elicitation**: Server requests an elicitation mode not declared in client capabilities
 // - **Sampling**: Missing tool result or tool results mixed with other content
-
 type InvalidParamsError struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	//
@@ -1375,7 +1304,6 @@ type InvalidParamsError struct {
 // InvalidRequestError is the schema definition "InvalidRequestError".
 //
 // A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
-
 type InvalidRequestError struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	//
@@ -1392,17 +1320,14 @@ type InvalidRequestError struct {
 }
 
 // JSONArray is the schema definition "JSONArray". It is free-form JSON, kept verbatim.
-
 type JSONArray = wire.Raw
 
 // JSONObject is the schema definition "JSONObject". It is free-form JSON, kept verbatim.
-
 type JSONObject = wire.Raw
 
 // JSONRPCErrorResponse is the schema definition "JSONRPCErrorResponse".
 //
 // A response to a request that indicates an error occurred.
-
 type JSONRPCErrorResponse struct {
 	Error Error
 	// Optional: absent when no member is set.
@@ -1418,7 +1343,6 @@ type JSONRPCErrorResponse struct {
 // JSONRPCMessage is the schema definition "JSONRPCMessage". It holds exactly one of its members; the others are unset.
 //
 // Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
-
 type JSONRPCMessage struct {
 	JSONRPCRequest        *JSONRPCRequest
 	JSONRPCNotification   *JSONRPCNotification
@@ -1429,7 +1353,6 @@ type JSONRPCMessage struct {
 // JSONRPCNotification is the schema definition "JSONRPCNotification".
 //
 // A notification which does not expect a response.
-
 type JSONRPCNotification struct {
 	Method string
 	// Optional: nil means absent (the JSON literal null is present).
@@ -1445,7 +1368,6 @@ type JSONRPCNotification struct {
 // JSONRPCRequest is the schema definition "JSONRPCRequest".
 //
 // A request that expects a response.
-
 type JSONRPCRequest struct {
 	ID     RequestId
 	Method string
@@ -1462,7 +1384,6 @@ type JSONRPCRequest struct {
 // JSONRPCResponse is the schema definition "JSONRPCResponse". It holds exactly one of its members; the others are unset.
 //
 // A response to a request, containing either the result or error.
-
 type JSONRPCResponse struct {
 	JSONRPCResultResponse *JSONRPCResultResponse
 	JSONRPCErrorResponse  *JSONRPCErrorResponse
@@ -1471,7 +1392,6 @@ type JSONRPCResponse struct {
 // JSONRPCResultResponse is the schema definition "JSONRPCResultResponse".
 //
 // A successful (non-error) response to a request.
-
 type JSONRPCResultResponse struct {
 	ID     RequestId
 	Result Result
@@ -1484,14 +1404,12 @@ type JSONRPCResultResponse struct {
 }
 
 // JSONValue is the schema definition "JSONValue". It is free-form JSON, kept verbatim.
-
 type JSONValue = wire.Raw
 
 // LegacyTitledEnumSchema is the schema definition "LegacyTitledEnumSchema".
 //
 // Use {@link TitledSingleSelectEnumSchema} instead.
 // This interface will be removed in a future version.
-
 type LegacyTitledEnumSchema struct {
 	Default     wire.Opt[string]
 	Description wire.Opt[string]
@@ -1514,7 +1432,6 @@ type LegacyTitledEnumSchema struct {
 // ListPromptsRequest is the schema definition "ListPromptsRequest".
 //
 // Sent from the client to request a list of prompts and prompt templates the server has.
-
 type ListPromptsRequest struct {
 	ID     RequestId
 	Params PaginatedRequestParams
@@ -1529,7 +1446,6 @@ type ListPromptsRequest struct {
 // ListPromptsResult is the schema definition "ListPromptsResult".
 //
 // The result returned by the server for a {@link ListPromptsRequestprompts/list} request.
-
 type ListPromptsResult struct {
 	// Optional: nil means absent.
 	Meta *ResultMetaObject
@@ -1577,7 +1493,6 @@ type ListPromptsResult struct {
 // ListPromptsResultResponse is the schema definition "ListPromptsResultResponse".
 //
 // A successful response from the server for a {@link ListPromptsRequestprompts/list} request.
-
 type ListPromptsResultResponse struct {
 	ID     RequestId
 	Result ListPromptsResult
@@ -1592,7 +1507,6 @@ type ListPromptsResultResponse struct {
 // ListResourceTemplatesRequest is the schema definition "ListResourceTemplatesRequest".
 //
 // Sent from the client to request a list of resource templates the server has.
-
 type ListResourceTemplatesRequest struct {
 	ID     RequestId
 	Params PaginatedRequestParams
@@ -1607,7 +1521,6 @@ type ListResourceTemplatesRequest struct {
 // ListResourceTemplatesResult is the schema definition "ListResourceTemplatesResult".
 //
 // The result returned by the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
-
 type ListResourceTemplatesResult struct {
 	// Optional: nil means absent.
 	Meta *ResultMetaObject
@@ -1655,7 +1568,6 @@ type ListResourceTemplatesResult struct {
 // ListResourceTemplatesResultResponse is the schema definition "ListResourceTemplatesResultResponse".
 //
 // A successful response from the server for a {@link ListResourceTemplatesRequestresources/templates/list} request.
-
 type ListResourceTemplatesResultResponse struct {
 	ID     RequestId
 	Result ListResourceTemplatesResult
@@ -1670,7 +1582,6 @@ type ListResourceTemplatesResultResponse struct {
 // ListResourcesRequest is the schema definition "ListResourcesRequest".
 //
 // Sent from the client to request a list of resources the server has.
-
 type ListResourcesRequest struct {
 	ID     RequestId
 	Params PaginatedRequestParams
@@ -1685,7 +1596,6 @@ type ListResourcesRequest struct {
 // ListResourcesResult is the schema definition "ListResourcesResult".
 //
 // The result returned by the server for a {@link ListResourcesRequestresources/list} request.
-
 type ListResourcesResult struct {
 	// Optional: nil means absent.
 	Meta *ResultMetaObject
@@ -1733,7 +1643,6 @@ type ListResourcesResult struct {
 // ListResourcesResultResponse is the schema definition "ListResourcesResultResponse".
 //
 // A successful response from the server for a {@link ListResourcesRequestresources/list} request.
-
 type ListResourcesResultResponse struct {
 	ID     RequestId
 	Result ListResourcesResult
@@ -1754,7 +1663,6 @@ type ListResourcesResultResponse struct {
 //
 // This request is typically used when the server needs to understand the file system
 // structure or access specific locations that the client has permission to read from.
-
 type ListRootsRequest struct {
 	// Optional: nil means absent.
 	Params *ListRootsRequestParams
@@ -1767,7 +1675,6 @@ type ListRootsRequest struct {
 }
 
 // ListRootsRequestParams is the inline schema at /$defs/ListRootsRequest/properties/params.
-
 type ListRootsRequestParams struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta MetaObject
@@ -1781,7 +1688,6 @@ type ListRootsRequestParams struct {
 // The result returned by the client for a {@link ListRootsRequestroots/list} request.
 // This result contains an array of {@link Root} objects, each representing a root directory
 // or file that the server can operate on.
-
 type ListRootsResult struct {
 	// Required: a nil slice is written as [].
 	Roots []Root
@@ -1796,7 +1702,6 @@ type ListRootsResult struct {
 // ListToolsRequest is the schema definition "ListToolsRequest".
 //
 // Sent from the client to request a list of tools the server has.
-
 type ListToolsRequest struct {
 	ID     RequestId
 	Params PaginatedRequestParams
@@ -1811,7 +1716,6 @@ type ListToolsRequest struct {
 // ListToolsResult is the schema definition "ListToolsResult".
 //
 // The result returned by the server for a {@link ListToolsRequesttools/list} request.
-
 type ListToolsResult struct {
 	// Optional: nil means absent.
 	Meta *ResultMetaObject
@@ -1859,7 +1763,6 @@ type ListToolsResult struct {
 // ListToolsResultResponse is the schema definition "ListToolsResultResponse".
 //
 // A successful response from the server for a {@link ListToolsRequesttools/list} request.
-
 type ListToolsResultResponse struct {
 	ID     RequestId
 	Result ListToolsResult
@@ -1877,7 +1780,6 @@ type ListToolsResultResponse struct {
 //
 // These map to syslog message severities, as specified in RFC-5424:
 // https://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1
-
 type LoggingLevel string
 
 const (
@@ -1894,7 +1796,6 @@ const (
 // LoggingMessageNotification is the schema definition "LoggingMessageNotification".
 //
 // JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
-
 type LoggingMessageNotification struct {
 	Params LoggingMessageNotificationParams
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -1908,7 +1809,6 @@ type LoggingMessageNotification struct {
 // LoggingMessageNotificationParams is the schema definition "LoggingMessageNotificationParams".
 //
 // Parameters for a `notifications/message` notification.
-
 type LoggingMessageNotificationParams struct {
 	// Optional: nil means absent.
 	Meta *NotificationMetaObject
@@ -1943,7 +1843,6 @@ type LoggingMessageNotificationParams struct {
 // **Name:**
 // - Unless empty, MUST start and end with an alphanumeric character (`[a-z0-9A-Z]`).
 // - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
-
 type MetaObject = wire.Raw
 
 // MethodNotFoundError is the schema definition "MethodNotFoundError".
@@ -1953,7 +1852,6 @@ type MetaObject = wire.Raw
 // In MCP, a server returns this error when a client invokes a method the server does not implement — either a genuinely unknown method, or one gated behind a server capability the server did not advertise (e.g., calling `prompts/list` when the `prompts` capability was not advertised).
 //
 // A request that requires a client capability the client did not declare is signalled instead by {@link MissingRequiredClientCapabilityError} (`-32021`).
-
 type MethodNotFoundError struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	//
@@ -1974,7 +1872,6 @@ type MethodNotFoundError struct {
 // Returned when processing a request requires a capability the client did not
 // declare in `clientCapabilities`. For HTTP, the response status code MUST be
 // `400 Bad Request`.
-
 type MissingRequiredClientCapabilityError struct {
 	Error MissingRequiredClientCapabilityErrorError
 	// Optional: absent when no member is set.
@@ -1988,7 +1885,6 @@ type MissingRequiredClientCapabilityError struct {
 }
 
 // MissingRequiredClientCapabilityErrorError is the inline schema at /$defs/MissingRequiredClientCapabilityError/properties/error.
-
 type MissingRequiredClientCapabilityErrorError struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data MissingRequiredClientCapabilityErrorErrorData
@@ -2005,7 +1901,6 @@ type MissingRequiredClientCapabilityErrorError struct {
 // MissingRequiredClientCapabilityErrorErrorData is the inline schema at /$defs/Error/properties/data.
 //
 // Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-
 type MissingRequiredClientCapabilityErrorErrorData struct {
 	// The capabilities the server requires from the client to process this request.
 	RequiredCapabilities ClientCapabilities
@@ -2023,7 +1918,6 @@ type MissingRequiredClientCapabilityErrorErrorData struct {
 //
 // Keys not declared here are currently left unspecified by the spec and are up
 // to the client to interpret.
-
 type ModelHint struct {
 	// A hint for a model name.
 	//
@@ -2053,7 +1947,6 @@ type ModelHint struct {
 // These preferences are always advisory. The client MAY ignore them. It is also
 // up to the client to decide how to interpret these preferences and how to
 // balance them against other considerations.
-
 type ModelPreferences struct {
 	// How much to prioritize cost when selecting a model. A value of 0 means cost
 	// is not important, while a value of 1 means cost is the most important
@@ -2083,14 +1976,12 @@ type ModelPreferences struct {
 }
 
 // MultiSelectEnumSchema is the schema definition "MultiSelectEnumSchema". It holds exactly one of its members; the others are unset.
-
 type MultiSelectEnumSchema struct {
 	UntitledMultiSelectEnumSchema *UntitledMultiSelectEnumSchema
 	TitledMultiSelectEnumSchema   *TitledMultiSelectEnumSchema
 }
 
 // Notification is the schema definition "Notification".
-
 type Notification struct {
 	Method string
 	// Optional: nil means absent (the JSON literal null is present).
@@ -2106,7 +1997,6 @@ type Notification struct {
 // NotificationMetaObject is the schema definition "NotificationMetaObject".
 //
 // Extends {@link MetaObject} with additional notification-specific fields. All key naming rules from `MetaObject` apply.
-
 type NotificationMetaObject struct {
 	// Identifies the subscription stream a notification was delivered on. The
 	// server MUST include this key on every notification delivered via a
@@ -2129,7 +2019,6 @@ type NotificationMetaObject struct {
 // NotificationParams is the schema definition "NotificationParams".
 //
 // Common params for any notification.
-
 type NotificationParams struct {
 	// Optional: nil means absent.
 	Meta *NotificationMetaObject
@@ -2139,7 +2028,6 @@ type NotificationParams struct {
 }
 
 // NumberSchema is the schema definition "NumberSchema".
-
 type NumberSchema struct {
 	Default     wire.Opt[float64]
 	Description wire.Opt[string]
@@ -2156,7 +2044,6 @@ type NumberSchema struct {
 }
 
 // NumberSchemaType is the inline schema at /$defs/NumberSchema/properties/type.
-
 type NumberSchemaType string
 
 const (
@@ -2165,7 +2052,6 @@ const (
 )
 
 // PaginatedRequest is the schema definition "PaginatedRequest".
-
 type PaginatedRequest struct {
 	ID     RequestId
 	Method string
@@ -2181,7 +2067,6 @@ type PaginatedRequest struct {
 // PaginatedRequestParams is the schema definition "PaginatedRequestParams".
 //
 // Common params for paginated requests.
-
 type PaginatedRequestParams struct {
 	Meta RequestMetaObject
 	// An opaque token representing the current pagination position.
@@ -2196,7 +2081,6 @@ type PaginatedRequestParams struct {
 }
 
 // PaginatedResult is the schema definition "PaginatedResult".
-
 type PaginatedResult struct {
 	// Optional: nil means absent.
 	Meta *ResultMetaObject
@@ -2222,7 +2106,6 @@ type PaginatedResult struct {
 // ParseError is the schema definition "ParseError".
 //
 // A JSON-RPC error indicating that invalid JSON was received by the server. This error is returned when the server cannot parse the JSON text of a message.
-
 type ParseError struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	//
@@ -2242,7 +2125,6 @@ type ParseError struct {
 //
 // Restricted schema definitions that only allow primitive types
 // without nested objects or arrays.
-
 type PrimitiveSchemaDefinition struct {
 	StringSchema                   *StringSchema
 	NumberSchema                   *NumberSchema
@@ -2257,7 +2139,6 @@ type PrimitiveSchemaDefinition struct {
 // ProgressNotification is the schema definition "ProgressNotification".
 //
 // An out-of-band notification used to inform the receiver of a progress update for a long-running request.
-
 type ProgressNotification struct {
 	Params ProgressNotificationParams
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -2271,7 +2152,6 @@ type ProgressNotification struct {
 // ProgressNotificationParams is the schema definition "ProgressNotificationParams".
 //
 // Parameters for a {@link ProgressNotificationnotifications/progress} notification.
-
 type ProgressNotificationParams struct {
 	// Optional: nil means absent.
 	Meta *NotificationMetaObject
@@ -2294,7 +2174,6 @@ type ProgressNotificationParams struct {
 // ProgressToken is the schema definition "ProgressToken". It holds exactly one of its members; the others are unset.
 //
 // A progress token, used to associate progress notifications with the original request.
-
 type ProgressToken struct {
 	String  wire.Opt[string]
 	Integer wire.Opt[int64]
@@ -2303,7 +2182,6 @@ type ProgressToken struct {
 // Prompt is the schema definition "Prompt".
 //
 // A prompt or prompt template that the server offers.
-
 type Prompt struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta MetaObject
@@ -2345,7 +2223,6 @@ type Prompt struct {
 // PromptArgument is the schema definition "PromptArgument".
 //
 // Describes an argument that a prompt can accept.
-
 type PromptArgument struct {
 	// A human-readable description of the argument.
 	Description wire.Opt[string]
@@ -2371,7 +2248,6 @@ type PromptArgument struct {
 // PromptListChangedNotification is the schema definition "PromptListChangedNotification".
 //
 // An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `promptsListChanged` filter field.
-
 type PromptListChangedNotification struct {
 	// Optional: nil means absent.
 	Params *NotificationParams
@@ -2389,7 +2265,6 @@ type PromptListChangedNotification struct {
 //
 // This is similar to {@link SamplingMessage}, but also supports the embedding of
 // resources from the MCP server.
-
 type PromptMessage struct {
 	Content ContentBlock
 	Role    Role
@@ -2404,7 +2279,6 @@ type PromptMessage struct {
 // PromptReference is the schema definition "PromptReference".
 //
 // Identifies a prompt.
-
 type PromptReference struct {
 	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
 	Name string
@@ -2426,7 +2300,6 @@ type PromptReference struct {
 // ReadResourceRequest is the schema definition "ReadResourceRequest".
 //
 // Sent from the client to the server, to read a specific resource URI.
-
 type ReadResourceRequest struct {
 	ID     RequestId
 	Params ReadResourceRequestParams
@@ -2441,7 +2314,6 @@ type ReadResourceRequest struct {
 // ReadResourceRequestParams is the schema definition "ReadResourceRequestParams".
 //
 // Parameters for a `resources/read` request.
-
 type ReadResourceRequestParams struct {
 	Meta RequestMetaObject
 	// Optional: nil means absent; an empty value is written.
@@ -2460,7 +2332,6 @@ type ReadResourceRequestParams struct {
 // ReadResourceResult is the schema definition "ReadResourceResult".
 //
 // The result returned by the server for a {@link ReadResourceRequestresources/read} request.
-
 type ReadResourceResult struct {
 	// Optional: nil means absent.
 	Meta *ResultMetaObject
@@ -2503,7 +2374,6 @@ type ReadResourceResult struct {
 }
 
 // ReadResourceResultContentsItem is the inline schema at /$defs/ReadResourceResult/properties/contents/items. It holds exactly one of its members; the others are unset.
-
 type ReadResourceResultContentsItem struct {
 	TextResourceContents *TextResourceContents
 	BlobResourceContents *BlobResourceContents
@@ -2512,7 +2382,6 @@ type ReadResourceResultContentsItem struct {
 // ReadResourceResultResponse is the schema definition "ReadResourceResultResponse".
 //
 // A successful response from the server for a {@link ReadResourceRequestresources/read} request.
-
 type ReadResourceResultResponse struct {
 	ID     RequestId
 	Result ReadResourceResultResponseResult
@@ -2525,14 +2394,12 @@ type ReadResourceResultResponse struct {
 }
 
 // ReadResourceResultResponseResult is the inline schema at /$defs/ReadResourceResultResponse/properties/result. It holds exactly one of its members; the others are unset.
-
 type ReadResourceResultResponseResult struct {
 	InputRequiredResult *InputRequiredResult
 	ReadResourceResult  *ReadResourceResult
 }
 
 // Request is the schema definition "Request".
-
 type Request struct {
 	Method string
 	// Optional: nil means absent (the JSON literal null is present).
@@ -2548,7 +2415,6 @@ type Request struct {
 // RequestId is the schema definition "RequestId". It holds exactly one of its members; the others are unset.
 //
 // A uniquely identifying ID for a request in JSON-RPC.
-
 type RequestId struct {
 	String  wire.Opt[string]
 	Integer wire.Opt[int64]
@@ -2557,7 +2423,6 @@ type RequestId struct {
 // RequestMetaObject is the schema definition "RequestMetaObject".
 //
 // Extends {@link MetaObject} with additional request-specific fields. All key naming rules from `MetaObject` apply.
-
 type RequestMetaObject struct {
 	// The client's capabilities for this specific request. Required.
 	//
@@ -2607,7 +2472,6 @@ type RequestMetaObject struct {
 // RequestParams is the schema definition "RequestParams".
 //
 // Common params for any request.
-
 type RequestParams struct {
 	Meta RequestMetaObject
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -2621,7 +2485,6 @@ type RequestParams struct {
 // Resource is the schema definition "Resource".
 //
 // A known resource that the server is capable of reading.
-
 type Resource struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta MetaObject
@@ -2673,7 +2536,6 @@ type Resource struct {
 // ResourceContents is the schema definition "ResourceContents".
 //
 // The contents of a specific resource or sub-resource.
-
 type ResourceContents struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta MetaObject
@@ -2694,7 +2556,6 @@ type ResourceContents struct {
 // A resource that the server is capable of reading, included in a prompt or tool call result.
 //
 // Note: resource links returned by tools are not guaranteed to appear in the results of {@link ListResourcesRequestresources/list} requests.
-
 type ResourceLink struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta MetaObject
@@ -2746,7 +2607,6 @@ type ResourceLink struct {
 // ResourceListChangedNotification is the schema definition "ResourceListChangedNotification".
 //
 // An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `resourcesListChanged` filter field.
-
 type ResourceListChangedNotification struct {
 	// Optional: nil means absent.
 	Params *NotificationParams
@@ -2761,7 +2621,6 @@ type ResourceListChangedNotification struct {
 // ResourceRequestParams is the schema definition "ResourceRequestParams".
 //
 // Common params for resource-related requests.
-
 type ResourceRequestParams struct {
 	Meta RequestMetaObject
 	// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
@@ -2777,7 +2636,6 @@ type ResourceRequestParams struct {
 // ResourceTemplate is the schema definition "ResourceTemplate".
 //
 // A template description for resources available on the server.
-
 type ResourceTemplate struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta MetaObject
@@ -2825,7 +2683,6 @@ type ResourceTemplate struct {
 // ResourceTemplateReference is the schema definition "ResourceTemplateReference".
 //
 // A reference to a resource or resource template definition.
-
 type ResourceTemplateReference struct {
 	// The URI or URI template of the resource.
 	URI string
@@ -2840,7 +2697,6 @@ type ResourceTemplateReference struct {
 // ResourceUpdatedNotification is the schema definition "ResourceUpdatedNotification".
 //
 // A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a {@link SubscriptionsListenRequestsubscriptions/listen} request.
-
 type ResourceUpdatedNotification struct {
 	Params ResourceUpdatedNotificationParams
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -2854,7 +2710,6 @@ type ResourceUpdatedNotification struct {
 // ResourceUpdatedNotificationParams is the schema definition "ResourceUpdatedNotificationParams".
 //
 // Parameters for a `notifications/resources/updated` notification.
-
 type ResourceUpdatedNotificationParams struct {
 	// Optional: nil means absent.
 	Meta *NotificationMetaObject
@@ -2871,7 +2726,6 @@ type ResourceUpdatedNotificationParams struct {
 // Result is the schema definition "Result".
 //
 // Common result fields.
-
 type Result struct {
 	// Optional: nil means absent.
 	Meta *ResultMetaObject
@@ -2894,7 +2748,6 @@ type Result struct {
 // ResultMetaObject is the schema definition "ResultMetaObject".
 //
 // Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply.
-
 type ResultMetaObject struct {
 	// Identifies the server software producing the response. Servers SHOULD
 	// include this field on every response unless specifically configured not
@@ -2922,13 +2775,11 @@ type ResultMetaObject struct {
 //
 // complete - the request completed successfully and the result contains the final content.
 // input_required - the request requires additional input and the result contains an {@link InputRequiredResult} object with instructions for the client to provide additional input before retrying the original request.
-
 type ResultType string
 
 // Role is the schema definition "Role".
 //
 // The sender or recipient of messages and data in a conversation.
-
 type Role string
 
 const (
@@ -2939,7 +2790,6 @@ const (
 // Root is the schema definition "Root".
 //
 // Represents a root directory or file that the server can operate on.
-
 type Root struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta MetaObject
@@ -2962,7 +2812,6 @@ type Root struct {
 // SamplingMessage is the schema definition "SamplingMessage".
 //
 // Describes a message issued to or received from an LLM API.
-
 type SamplingMessage struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta    MetaObject
@@ -2977,7 +2826,6 @@ type SamplingMessage struct {
 }
 
 // SamplingMessageContent is the inline schema at /$defs/SamplingMessage/properties/content. It holds exactly one of its members; the others are unset.
-
 type SamplingMessageContent struct {
 	TextContent       *TextContent
 	ImageContent      *ImageContent
@@ -2988,7 +2836,6 @@ type SamplingMessageContent struct {
 }
 
 // SamplingMessageContentBlock is the schema definition "SamplingMessageContentBlock". It holds exactly one of its members; the others are unset.
-
 type SamplingMessageContentBlock struct {
 	TextContent       *TextContent
 	ImageContent      *ImageContent
@@ -3000,7 +2847,6 @@ type SamplingMessageContentBlock struct {
 // ServerCapabilities is the schema definition "ServerCapabilities".
 //
 // Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
-
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
 	//
@@ -3043,7 +2889,6 @@ type ServerCapabilities struct {
 // ServerCapabilitiesPrompts is the inline schema at /$defs/ServerCapabilities/properties/prompts.
 //
 // Present if the server offers any prompt templates.
-
 type ServerCapabilitiesPrompts struct {
 	// Whether this server supports notifications for changes to the prompt list.
 	ListChanged wire.Opt[bool]
@@ -3055,7 +2900,6 @@ type ServerCapabilitiesPrompts struct {
 // ServerCapabilitiesResources is the inline schema at /$defs/ServerCapabilities/properties/resources.
 //
 // Present if the server offers any resources to read.
-
 type ServerCapabilitiesResources struct {
 	// Whether this server supports notifications for changes to the resource list.
 	ListChanged wire.Opt[bool]
@@ -3069,7 +2913,6 @@ type ServerCapabilitiesResources struct {
 // ServerCapabilitiesTools is the inline schema at /$defs/ServerCapabilities/properties/tools.
 //
 // Present if the server offers any tools to call.
-
 type ServerCapabilitiesTools struct {
 	// Whether this server supports notifications for changes to the tool list.
 	ListChanged wire.Opt[bool]
@@ -3079,7 +2922,6 @@ type ServerCapabilitiesTools struct {
 }
 
 // ServerNotification is the schema definition "ServerNotification". It holds exactly one of its members; the others are unset.
-
 type ServerNotification struct {
 	CancelledNotification                 *CancelledNotification
 	ProgressNotification                  *ProgressNotification
@@ -3092,7 +2934,6 @@ type ServerNotification struct {
 }
 
 // ServerResult is the schema definition "ServerResult". It holds exactly one of its members; the others are unset.
-
 type ServerResult struct {
 	Result                      *Result
 	InputRequiredResult         *InputRequiredResult
@@ -3109,14 +2950,12 @@ type ServerResult struct {
 }
 
 // SingleSelectEnumSchema is the schema definition "SingleSelectEnumSchema". It holds exactly one of its members; the others are unset.
-
 type SingleSelectEnumSchema struct {
 	UntitledSingleSelectEnumSchema *UntitledSingleSelectEnumSchema
 	TitledSingleSelectEnumSchema   *TitledSingleSelectEnumSchema
 }
 
 // StringSchema is the schema definition "StringSchema".
-
 type StringSchema struct {
 	Default     wire.Opt[string]
 	Description wire.Opt[string]
@@ -3133,7 +2972,6 @@ type StringSchema struct {
 }
 
 // StringSchemaFormat is the inline schema at /$defs/StringSchema/properties/format.
-
 type StringSchemaFormat string
 
 const (
@@ -3150,7 +2988,6 @@ const (
 //
 // Each notification type is **opt-in**; the server **MUST NOT** send
 // notification types the client has not explicitly requested here.
-
 type SubscriptionFilter struct {
 	// If true, receive {@link PromptListChangedNotificationnotifications/prompts/list_changed}.
 	PromptsListChanged wire.Opt[bool]
@@ -3180,7 +3017,6 @@ type SubscriptionFilter struct {
 // stdio, where every subscription shares one channel, this ordering is defined
 // per subscription ID and not per channel: messages belonging to other
 // subscriptions MAY be interleaved before it.
-
 type SubscriptionsAcknowledgedNotification struct {
 	Params SubscriptionsAcknowledgedNotificationParams
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -3194,7 +3030,6 @@ type SubscriptionsAcknowledgedNotification struct {
 // SubscriptionsAcknowledgedNotificationParams is the schema definition "SubscriptionsAcknowledgedNotificationParams".
 //
 // Parameters for a {@link SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged} notification.
-
 type SubscriptionsAcknowledgedNotificationParams struct {
 	// Optional: nil means absent.
 	Meta *NotificationMetaObject
@@ -3216,7 +3051,6 @@ type SubscriptionsAcknowledgedNotificationParams struct {
 // Sent from the client to open a long-lived channel for receiving notifications
 // outside the context of a specific request. Replaces the previous HTTP GET
 // endpoint and ensures consistent behavior between HTTP and STDIO.
-
 type SubscriptionsListenRequest struct {
 	ID     RequestId
 	Params SubscriptionsListenRequestParams
@@ -3231,7 +3065,6 @@ type SubscriptionsListenRequest struct {
 // SubscriptionsListenRequestParams is the schema definition "SubscriptionsListenRequestParams".
 //
 // Parameters for a {@link SubscriptionsListenRequestsubscriptions/listen} request.
-
 type SubscriptionsListenRequestParams struct {
 	Meta RequestMetaObject
 	// The notifications the client opts in to on this stream. The server
@@ -3253,7 +3086,6 @@ type SubscriptionsListenRequestParams struct {
 // during server shutdown). Because the listen stream is long-lived, this result
 // is sent only when the server tears the subscription down; an abrupt transport
 // close carries no response. The result body is otherwise empty.
-
 type SubscriptionsListenResult struct {
 	Meta SubscriptionsListenResultMetaObject
 	// Indicates the type of the result, which allows the client to determine
@@ -3276,7 +3108,6 @@ type SubscriptionsListenResult struct {
 //
 // Extends {@link ResultMetaObject} with the subscription-stream identifier carried by a
 // {@link SubscriptionsListenResult}. All key naming rules from `MetaObject` apply.
-
 type SubscriptionsListenResultMetaObject struct {
 	// Identifies the server software producing the response. Servers SHOULD
 	// include this field on every response unless specifically configured not
@@ -3310,7 +3141,6 @@ type SubscriptionsListenResultMetaObject struct {
 //
 // A successful response from the server for a {@link SubscriptionsListenRequestsubscriptions/listen}
 // request, sent when the server tears the subscription down gracefully.
-
 type SubscriptionsListenResultResponse struct {
 	ID     RequestId
 	Result SubscriptionsListenResult
@@ -3325,7 +3155,6 @@ type SubscriptionsListenResultResponse struct {
 // TextContent is the schema definition "TextContent".
 //
 // Text provided to or from an LLM.
-
 type TextContent struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta MetaObject
@@ -3344,7 +3173,6 @@ type TextContent struct {
 }
 
 // TextResourceContents is the schema definition "TextResourceContents".
-
 type TextResourceContents struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta MetaObject
@@ -3365,7 +3193,6 @@ type TextResourceContents struct {
 // TitledMultiSelectEnumSchema is the schema definition "TitledMultiSelectEnumSchema".
 //
 // Schema for multiple-selection enumeration with display titles for each option.
-
 type TitledMultiSelectEnumSchema struct {
 	// Optional default value.
 	//
@@ -3392,7 +3219,6 @@ type TitledMultiSelectEnumSchema struct {
 // TitledMultiSelectEnumSchemaItems is the inline schema at /$defs/TitledMultiSelectEnumSchema/properties/items.
 //
 // Schema for array items with enum options and display labels.
-
 type TitledMultiSelectEnumSchemaItems struct {
 	// Array of enum options with values and display labels.
 	//
@@ -3407,7 +3233,6 @@ type TitledMultiSelectEnumSchemaItems struct {
 }
 
 // TitledMultiSelectEnumSchemaItemsAnyOfItem is the inline schema at /$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items.
-
 type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 	// The constant enum value.
 	Const string
@@ -3424,7 +3249,6 @@ type TitledMultiSelectEnumSchemaItemsAnyOfItem struct {
 // TitledSingleSelectEnumSchema is the schema definition "TitledSingleSelectEnumSchema".
 //
 // Schema for single-selection enumeration with display titles for each option.
-
 type TitledSingleSelectEnumSchema struct {
 	// Optional default value.
 	Default wire.Opt[string]
@@ -3445,7 +3269,6 @@ type TitledSingleSelectEnumSchema struct {
 }
 
 // TitledSingleSelectEnumSchemaOneOfItem is the inline schema at /$defs/TitledSingleSelectEnumSchema/properties/oneOf/items.
-
 type TitledSingleSelectEnumSchemaOneOfItem struct {
 	// The enum value.
 	Const string
@@ -3462,7 +3285,6 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 // Tool is the schema definition "Tool".
 //
 // Definition for a tool the client can call.
-
 type Tool struct {
 	// Optional: nil means absent (the JSON literal null is present).
 	Meta MetaObject
@@ -3537,7 +3359,6 @@ type Tool struct {
 //
 // Clients should never make tool use decisions based on `ToolAnnotations`
 // received from untrusted servers.
-
 type ToolAnnotations struct {
 	// If true, the tool may perform destructive updates to its environment.
 	// If false, the tool performs only additive updates.
@@ -3574,7 +3395,6 @@ type ToolAnnotations struct {
 // ToolChoice is the schema definition "ToolChoice".
 //
 // Controls tool selection behavior for sampling requests.
-
 type ToolChoice struct {
 	// Controls the tool use ability of the model:
 	// - `"auto"`: Model decides whether to use tools (default)
@@ -3592,7 +3412,6 @@ type ToolChoice struct {
 // - `"auto"`: Model decides whether to use tools (default)
 // - `"required"`: Model MUST use at least one tool before completing
 // - `"none"`: Model MUST NOT use any tools
-
 type ToolChoiceMode string
 
 const (
@@ -3604,7 +3423,6 @@ const (
 // ToolListChangedNotification is the schema definition "ToolListChangedNotification".
 //
 // An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a {@link SubscriptionsListenRequestsubscriptions/listen} stream when the client requested it via the `toolsListChanged` filter field.
-
 type ToolListChangedNotification struct {
 	// Optional: nil means absent.
 	Params *NotificationParams
@@ -3619,7 +3437,6 @@ type ToolListChangedNotification struct {
 // ToolResultContent is the schema definition "ToolResultContent".
 //
 // The result of a tool use, provided by the user back to the assistant.
-
 type ToolResultContent struct {
 	// Optional metadata about the tool result. Clients SHOULD preserve this field when
 	// including tool results in subsequent sampling requests to enable caching optimizations.
@@ -3660,7 +3477,6 @@ type ToolResultContent struct {
 // ToolUseContent is the schema definition "ToolUseContent".
 //
 // A request from the assistant to call a tool.
-
 type ToolUseContent struct {
 	// Optional metadata about the tool use. Clients SHOULD preserve this field when
 	// including tool uses in subsequent sampling requests to enable caching optimizations.
@@ -3689,7 +3505,6 @@ type ToolUseContent struct {
 // unsupported (e.g., a known experimental or draft version the server has
 // chosen not to implement). For HTTP, the response status code MUST be
 // `400 Bad Request`.
-
 type UnsupportedProtocolVersionError struct {
 	Error UnsupportedProtocolVersionErrorError
 	// Optional: absent when no member is set.
@@ -3703,7 +3518,6 @@ type UnsupportedProtocolVersionError struct {
 }
 
 // UnsupportedProtocolVersionErrorError is the inline schema at /$defs/UnsupportedProtocolVersionError/properties/error.
-
 type UnsupportedProtocolVersionErrorError struct {
 	// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 	Data UnsupportedProtocolVersionErrorErrorData
@@ -3720,7 +3534,6 @@ type UnsupportedProtocolVersionErrorError struct {
 // UnsupportedProtocolVersionErrorErrorData is the inline schema at /$defs/Error/properties/data.
 //
 // Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
-
 type UnsupportedProtocolVersionErrorErrorData struct {
 	// The protocol version that was requested by the client.
 	Requested string
@@ -3740,7 +3553,6 @@ type UnsupportedProtocolVersionErrorErrorData struct {
 // UntitledMultiSelectEnumSchema is the schema definition "UntitledMultiSelectEnumSchema".
 //
 // Schema for multiple-selection enumeration without display titles for options.
-
 type UntitledMultiSelectEnumSchema struct {
 	// Optional default value.
 	//
@@ -3767,7 +3579,6 @@ type UntitledMultiSelectEnumSchema struct {
 // UntitledMultiSelectEnumSchemaItems is the inline schema at /$defs/UntitledMultiSelectEnumSchema/properties/items.
 //
 // Schema for the array items.
-
 type UntitledMultiSelectEnumSchemaItems struct {
 	// Array of enum values to choose from.
 	//
@@ -3784,7 +3595,6 @@ type UntitledMultiSelectEnumSchemaItems struct {
 // UntitledSingleSelectEnumSchema is the schema definition "UntitledSingleSelectEnumSchema".
 //
 // Schema for single-selection enumeration without display titles for options.
-
 type UntitledSingleSelectEnumSchema struct {
 	// Optional default value.
 	Default wire.Opt[string]

@@ -3920,19 +3920,6 @@ var rawMembers1 = []wire.RawMember{{
 var rawMembers2 = []wire.RawMember{{
 	Kind: wire.KindString,
 	Name: "$schema",
-}, {
-	Const:    "\"object\"",
-	Kind:     wire.KindString,
-	Name:     "type",
-	Required: true,
-}}
-var rawMembers3 = []wire.RawMember{{
-	Kind: wire.KindString,
-	Name: "$schema",
-}}
-var rawMembers4 = []wire.RawMember{{
-	Kind: wire.KindString,
-	Name: "$schema",
 }}
 
 func (x *Tool) validate(c *wire.Checker, p *wire.Path) {
@@ -3951,11 +3938,11 @@ func (x *Tool) validate(c *wire.Checker, p *wire.Path) {
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		fp := p.Member("inputSchema")
-		c.RawMembers(&fp, x.InputSchema, rawMembers2)
+		c.RawMembers(&fp, x.InputSchema, rawMembers1)
 	}
 	if x.OutputSchema != nil {
 		fp := p.Member("outputSchema")
-		c.RawMembers(&fp, x.OutputSchema, rawMembers4)
+		c.RawMembers(&fp, x.OutputSchema, rawMembers2)
 	}
 }
 

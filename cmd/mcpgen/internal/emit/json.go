@@ -39,7 +39,8 @@ func marshalers(f *jen.File, t *plan.Type) {
 	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
 		jen.Return(wq("Marshal").Call(jen.Op("&").Id("x"))),
 	)
-	f.Comment("UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects\n// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.")
+	f.Comment("UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects")
+	f.Comment("duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.")
 	f.Func().Params(recv(t)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
 		jen.Return(wq("Decode").Call(jen.Id("data"), jen.Id("x"))),
 	)

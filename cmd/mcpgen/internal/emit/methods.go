@@ -132,7 +132,8 @@ func serverFile(f *jen.File, pkg *plan.Package) {
 		for _, m := range ms {
 			methods = append(methods, jen.Comment(m.Go+" handles "+m.Name+"."), jen.Id(m.Go).Add(handlerSig(m)))
 		}
-		f.Commentf("%s handles the requests a %s sends, one method per request.\n// Embed Unimplemented%s to implement only some of them.", iface, side.peer, iface)
+		f.Commentf("%s handles the requests a %s sends, one method per request.", iface, side.peer)
+		f.Commentf("Embed Unimplemented%s to implement only some of them.", iface)
 		f.Type().Id(iface).Interface(methods...)
 		f.Line()
 		un := "Unimplemented" + iface
@@ -171,7 +172,10 @@ func serverFile(f *jen.File, pkg *plan.Package) {
 			cases = append(cases, jen.Case(jen.Id(methodConst(m))).Block(body...))
 		}
 		fn := "Dispatch" + side.name
-		f.Commentf("%s serves one request: it decodes and validates params\n// (-32602 with every violation in error.data), calls the handler method for\n// method (-32601 when there is none) and writes the result to e.\n// Errors are *wire.Error values or the handler's own errors.", fn)
+		f.Commentf("%s serves one request: it decodes and validates params", fn)
+		f.Comment("(-32602 with every violation in error.data), calls the handler method for")
+		f.Comment("method (-32601 when there is none) and writes the result to e.")
+		f.Comment("Errors are *wire.Error values or the handler's own errors.")
 		f.Func().Id(fn).Params(
 			jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Id(iface), jen.Id("method").String(),
 			jen.Id("params").Add(wq("Raw")), jen.Id("e").Op("*").Add(jxq("Encoder")),

@@ -59,7 +59,10 @@ func typeDoc(t *plan.Type) jen.Code {
 		b.WriteString("\n\n")
 		b.WriteString(t.Doc)
 	}
-	return doc(b.String())
+	if c := docComment(b.String()); c != nil {
+		return c
+	}
+	return jen.Null()
 }
 
 func structFields(t *plan.Type) []jen.Code {

@@ -163,21 +163,28 @@ func (v *validators) structBody(t *plan.Type) []jen.Code {
 		if fl.Value == nil || !v.valueNeeds(fl.Value) {
 			continue
 		}
-		if fl.Repr != plan.Pointer && len(v.value(fl.Value, cl(tgt), jen.Op("&").Id("fp"))) == 0 {
+		if fl.Repr == plan.Pointer {
+			body = append(body, jen.If(cl(tgt).Op("!=").Nil()).Block(fp, cl(tgt).Dot("validate").Call(jen.Id("c"), jen.Op("&").Id("fp"))))
 			continue
 		}
-		switch fl.Repr {
-		case plan.Optional:
-			body = append(body, jen.If(cl(tgt).Dot("Set")).Block(append([]jen.Code{fp}, v.value(fl.Value, cl(tgt).Dot("Value"), jen.Op("&").Id("fp"))...)...))
-		case plan.Pointer:
-			body = append(body, jen.If(cl(tgt).Op("!=").Nil()).Block(fp, cl(tgt).Dot("validate").Call(jen.Id("c"), jen.Op("&").Id("fp"))))
+		// v.value is called once per field: it declares package-level
+		// variables (compiled patterns, raw member lists) as it goes.
+		x := tgt
+		if fl.Repr == plan.Optional {
+			x = cl(tgt).Dot("Value")
+		}
+		checks := v.value(fl.Value, x, jen.Op("&").Id("fp"))
+		if len(checks) == 0 {
+			continue
+		}
+		inner := append([]jen.Code{fp}, checks...)
+		switch {
+		case fl.Repr == plan.Optional:
+			body = append(body, jen.If(cl(tgt).Dot("Set")).Block(inner...))
+		case fl.Required:
+			body = append(body, jen.If(notMissing(fl)).Block(inner...))
 		default:
-			inner := append([]jen.Code{fp}, v.value(fl.Value, tgt, jen.Op("&").Id("fp"))...)
-			if fl.Required {
-				body = append(body, jen.If(notMissing(fl)).Block(inner...))
-			} else {
-				body = append(body, jen.If(present(fl.Value, tgt)).Block(inner...))
-			}
+			body = append(body, jen.If(present(fl.Value, tgt)).Block(inner...))
 		}
 	}
 	return body

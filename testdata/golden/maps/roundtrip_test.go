@@ -1,0 +1,124 @@
+package maps
+
+// This file is copied next to the package generated from schema.json by
+// TestGoldenBuild (cmd/mcpgen); it is not built as part of mcpgen itself.
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/wire"
+)
+
+// A map with typed values decodes into a Go map, validates every value at
+// its key and encodes with sorted keys.
+func TestTypedMap(t *testing.T) {
+	var s Scores
+	if err := wire.Decode([]byte(`{"zoe":3,"al":0,"a b":1}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s) != 3 || s["zoe"] != 3 {
+		t.Fatalf("decoded %v", s)
+	}
+	if out, _ := wire.Marshal(&s); string(out) != `{"a b":1,"al":0,"zoe":3}` {
+		t.Fatalf("encoded %s", out)
+	}
+	if err := wire.Decode([]byte(`{"al":-1,"a b":-2}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	var ve *wire.ValidationError
+	if err := s.Validate(); !errors.As(err, &ve) || len(ve.Violations) != 2 ||
+		ve.Violations[0].String() != `["a b"]: must be >= 0` || ve.Violations[1].String() != "al: must be >= 0" {
+		t.Fatalf("got %v", err)
+	}
+	var de *wire.DecodeError
+	if err := wire.Decode([]byte(`{"al":1,"al":2}`), &s); !errors.As(err, &de) || !strings.Contains(de.Msg, `duplicate member "al"`) {
+		t.Fatalf("duplicate key: %v", err)
+	}
+	if err := wire.Decode([]byte(`{"al":"1"}`), &s); !errors.As(err, &de) || de.JSONPath() != "al" {
+		t.Fatalf("string value: %v", err)
+	}
+	// {} stays a present, empty map.
+	if err := wire.Decode([]byte(`{}`), &s); err != nil || s == nil || len(s) != 0 {
+		t.Fatalf("{}: %v %#v", err, s)
+	}
+}
+
+// Free-form members (additionalProperties {} or true, or no members at
+// all) are kept verbatim, byte for byte; nested typed maps decode.
+func TestFreeFormVerbatim(t *testing.T) {
+	in := `{"labels":{"b":"2","a":"1"},"limits":{"x":{"max":3}},"experimental":{"z" : 1.50, "a":[null,{"k":true}]},"extensions":{"io.x/y":{}},"arguments":{"n":1e400},"inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`
+	var s Settings
+	if err := wire.Decode([]byte(in), &s); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if string(s.Experimental) != `{"z" : 1.50, "a":[null,{"k":true}]}` || string(s.Arguments) != `{"n":1e400}` {
+		t.Fatalf("verbatim values changed: %s %s", s.Experimental, s.Arguments)
+	}
+	if s.Limits["x"].Max != 3 {
+		t.Fatalf("limits: %+v", s.Limits)
+	}
+	out, _ := wire.Marshal(&s)
+	want := strings.Replace(in, `{"b":"2","a":"1"}`, `{"a":"1","b":"2"}`, 1) // typed maps are written sorted
+	if string(out) != want {
+		t.Fatalf("re-encoded\n%s\nwant\n%s", out, want)
+	}
+	// A free-form object member must still be an object.
+	var de *wire.DecodeError
+	if err := wire.Decode([]byte(`{"labels":{},"inputSchema":{"type":"object"},"experimental":[]}`), &s); !errors.As(err, &de) || de.JSONPath() != "experimental" {
+		t.Fatalf("experimental: []: %v", err)
+	}
+	// The declared members of an open object are checked on the raw bytes.
+	for _, tc := range []struct{ in, want string }{
+		{`{"labels":{},"inputSchema":{}}`, "inputSchema.type: required member is missing"},
+		{`{"labels":{},"inputSchema":{"type":"string"}}`, `inputSchema.type: must be "object"`},
+		{`{"labels":{},"inputSchema":{"type":5}}`, "inputSchema.type: expected string, got number"},
+		{`{"inputSchema":{"type":"object"}}`, "labels: required member is missing"},
+		{`{"labels":{},"inputSchema":{"type":"object"},"limits":{"a":{}}}`, "limits.a.max: required member is missing"},
+	} {
+		var s Settings
+		if err := wire.Decode([]byte(tc.in), &s); err != nil {
+			t.Fatalf("%s: %v", tc.in, err)
+		}
+		var ve *wire.ValidationError
+		if err := s.Validate(); !errors.As(err, &ve) || len(ve.Violations) != 1 || ve.Violations[0].String() != tc.want {
+			t.Errorf("%s: got %v, want %s", tc.in, err, tc.want)
+		}
+	}
+	// A missing required verbatim object is not invented.
+	var m Settings
+	if err := wire.Decode([]byte(`{"labels":{}}`), &m); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := wire.Marshal(&m); string(out) != `{"labels":{}}` {
+		t.Fatalf("got %s", out)
+	}
+	// Built in Go, a nil required object is written as {}.
+	if out, _ := wire.Marshal(&Settings{}); string(out) != `{"labels":{},"inputSchema":{}}` {
+		t.Fatalf("got %s", out)
+	}
+}
+
+// Definitions that are free-form JSON are wire.Raw: any value, verbatim.
+func TestFreeFormDefinitions(t *testing.T) {
+	for _, in := range []string{`null`, `1.25`, `"s"`, `[1,{"a":[]}]`, `{"k" : "v"}`} {
+		var a Anything
+		if err := wire.Decode([]byte(in), &a); err != nil || string(a) != in {
+			t.Fatalf("%s: %v %s", in, err, a)
+		}
+	}
+	// A member referring to a free-form object definition keeps it
+	// verbatim and still requires an object.
+	var s Settings
+	if err := wire.Decode([]byte(`{"labels":{},"inputSchema":{"type":"object"},"free":{"a" :1}}`), &s); err != nil || string(s.Free) != `{"a" :1}` {
+		t.Fatalf("free: %v %s", err, s.Free)
+	}
+	var de *wire.DecodeError
+	if err := wire.Decode([]byte(`{"labels":{},"inputSchema":{"type":"object"},"free":"x"}`), &s); !errors.As(err, &de) || de.JSONPath() != "free" {
+		t.Fatalf("free: \"x\": %v", err)
+	}
+}
