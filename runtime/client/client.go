@@ -1,0 +1,388 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-faster/jx"
+
+	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/mcpheader"
+	"github.com/mcpgen/mcpgen/runtime/wire"
+)
+
+// Options configure a Client. The zero value is usable: no optional client
+// capabilities, caching on, 8 multi round-trip rounds, 60 s per request.
+type Options struct {
+	// Versions lists the protocol revisions the client speaks, preferred
+	// first. Default: [mcp.ProtocolVersion].
+	Versions []string
+
+	// Elicit answers elicitation input requests; setting it declares the
+	// elicitation capability (form mode, and URL mode when ElicitURL is
+	// also true).
+	Elicit    func(ctx context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResult, error)
+	ElicitURL bool
+	// Sample answers sampling input requests (deprecated feature); setting
+	// it declares sampling. SamplingTools also declares sampling.tools.
+	Sample        func(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error)
+	SamplingTools bool
+	// Roots answers roots input requests (deprecated feature); setting it
+	// declares roots.
+	Roots func(ctx context.Context) ([]mcp.Root, error)
+
+	// MaxRounds bounds the multi round-trip retries of one call. Default 8.
+	MaxRounds int
+	// Timeout bounds each request (CAN-8); 0 means 60 s, negative none.
+	Timeout time.Duration
+	// DisableCache turns off the result cache.
+	DisableCache bool
+
+	// OnLog receives notifications/message the server sends for requests
+	// made with WithLogLevel.
+	OnLog func(p *mcp.LoggingMessageNotificationParams)
+
+	// Header is added to every HTTP request (e.g. Authorization). Private
+	// cache entries are keyed by its Authorization value (CACHE-5).
+	Header http.Header
+	// HTTPClient sends HTTP requests. Default: a client without timeout
+	// (listen streams are long-lived; Timeout bounds ordinary requests).
+	HTTPClient *http.Client
+
+	// Logger receives diagnostics, e.g. tools dropped for invalid
+	// x-mcp-header annotations (XMH-6). Default: discard.
+	Logger *slog.Logger
+}
+
+// Client is a connection to one MCP server. Its methods are safe for
+// concurrent use.
+type Client struct {
+	info mcp.Implementation
+	opts Options
+	log  *slog.Logger
+	t    transport
+
+	ids     atomic.Int64
+	version atomic.Value // string: the version requests carry
+
+	mu        sync.Mutex
+	toolHdrs  map[string][]mcpheader.Param // x-mcp-header params by tool
+	toolKnown map[string]bool
+
+	cache *cache
+}
+
+func newClient(t transport, info mcp.Implementation, opts *Options) *Client {
+	c := &Client{info: info, t: t, toolHdrs: map[string][]mcpheader.Param{}, toolKnown: map[string]bool{}}
+	if opts != nil {
+		c.opts = *opts
+	}
+	if len(c.opts.Versions) == 0 {
+		c.opts.Versions = []string{mcp.ProtocolVersion}
+	}
+	if c.opts.MaxRounds <= 0 {
+		c.opts.MaxRounds = 8
+	}
+	if c.opts.Timeout == 0 {
+		c.opts.Timeout = 60 * time.Second
+	}
+	c.log = c.opts.Logger
+	if c.log == nil {
+		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	c.version.Store(c.opts.Versions[0])
+	credential := ""
+	if c.opts.Header != nil {
+		credential = c.opts.Header.Get("Authorization")
+	}
+	c.cache = newCache(!c.opts.DisableCache, credential)
+	return c
+}
+
+// Close ends the connection (stdio: closes the server's stdin, waits, then
+// terminates it, STDIO-7).
+func (c *Client) Close() error { return c.t.close() }
+
+// ProtocolVersion is the revision the client's requests carry now.
+func (c *Client) ProtocolVersion() string { return c.version.Load().(string) }
+
+// capabilities declares what the callbacks can answer (ELI-1, SMP-2, ROOT-2).
+func (c *Client) capabilities() mcp.ClientCapabilities {
+	var caps mcp.ClientCapabilities
+	if c.opts.Elicit != nil {
+		caps.Elicitation = &mcp.ClientCapabilitiesElicitation{Form: mcp.JSONObject("{}")}
+		if c.opts.ElicitURL {
+			caps.Elicitation.URL = mcp.JSONObject("{}")
+		}
+	}
+	if c.opts.Sample != nil {
+		caps.Sampling = &mcp.ClientCapabilitiesSampling{}
+		if c.opts.SamplingTools {
+			caps.Sampling.Tools = mcp.JSONObject("{}")
+		}
+	}
+	if c.opts.Roots != nil {
+		caps.Roots = mcp.JSONObject("{}")
+	}
+	return caps
+}
+
+// meta builds the per-request _meta (META-1): version, capabilities and
+// identity, plus what the call options add.
+func (c *Client) meta(o *callOptions) mcp.RequestMetaObject {
+	m := mcp.RequestMetaObject{
+		ProtocolVersion:    c.ProtocolVersion(),
+		ClientCapabilities: c.capabilities(),
+		ClientInfo:         &c.info,
+	}
+	if o.progress != nil {
+		m.ProgressToken = mcp.ProgressToken{String: wire.Some(o.token)}
+	}
+	if o.logLevel != "" {
+		m.LogLevel = wire.Some(o.logLevel)
+	}
+	for _, kv := range o.meta {
+		m.Extra.Set(kv.Key, kv.Value)
+	}
+	return m
+}
+
+// CallOption configures one call.
+type CallOption func(*callOptions)
+
+type callOptions struct {
+	progress func(p *mcp.ProgressNotificationParams)
+	token    string
+	logLevel mcp.LoggingLevel
+	meta     wire.Members
+	timeout  time.Duration
+	// listenNote receives a listen stream's notifications.
+	listenNote func(m *jsonrpc.Message)
+}
+
+// WithProgress asks for progress notifications (PROG-1) and passes each to f.
+func WithProgress(f func(p *mcp.ProgressNotificationParams)) CallOption {
+	return func(o *callOptions) { o.progress = f }
+}
+
+// WithLogLevel asks the server for log messages at or above level for this
+// call (deprecated logging, LOG-3); they go to Options.OnLog.
+func WithLogLevel(level mcp.LoggingLevel) CallOption {
+	return func(o *callOptions) { o.logLevel = level }
+}
+
+// WithMeta adds a member to the request's _meta (e.g. "traceparent").
+// Reserved keys the client sets itself cannot be overridden.
+func WithMeta(key string, value wire.Raw) CallOption {
+	return func(o *callOptions) { o.meta = append(o.meta, wire.Member{Key: key, Value: value}) }
+}
+
+// WithTimeout overrides Options.Timeout for this call.
+func WithTimeout(d time.Duration) CallOption {
+	return func(o *callOptions) { o.timeout = d }
+}
+
+var tokens atomic.Int64
+
+func buildOptions(opts []CallOption) *callOptions {
+	o := &callOptions{}
+	for _, f := range opts {
+		f(o)
+	}
+	if o.progress != nil {
+		o.token = "p" + strconv.FormatInt(tokens.Add(1), 10)
+	}
+	return o
+}
+
+// params is a generated params type with a _meta member.
+type params interface {
+	wire.Codec
+}
+
+// call sends method with params (whose Meta the caller has set) and decodes
+// the result into result. It retries once with another version on -32022
+// (VER-3).
+func (c *Client) call(ctx context.Context, o *callOptions, method string, p params, setMeta func(mcp.RequestMetaObject), name string, result wire.Codec) error {
+	for attempt := 0; ; attempt++ {
+		setMeta(c.meta(o))
+		err := c.send(ctx, o, method, p, name, result)
+		var rpc *wire.Error
+		if attempt == 0 && errors.As(err, &rpc) && rpc.Code == wire.CodeUnsupportedProtocolVersion {
+			if v, ok := c.pickVersion(rpc); ok {
+				c.version.Store(v)
+				continue
+			}
+			return &VersionError{Ours: c.opts.Versions, Theirs: supportedOf(rpc)}
+		}
+		return err
+	}
+}
+
+// VersionError reports that client and server share no protocol version.
+type VersionError struct {
+	Ours, Theirs []string
+	// Legacy: the server speaks only initialize-based revisions (2025-11-25
+	// and earlier); Theirs then holds the version it offered to an
+	// initialize probe, when it answered one.
+	Legacy bool
+	cause  error
+}
+
+func (e *VersionError) Unwrap() error { return e.cause }
+
+func (e *VersionError) Error() string {
+	if e.Legacy {
+		theirs := "an initialize-based revision (2025-11-25 or earlier)"
+		if len(e.Theirs) > 0 {
+			theirs = strings.Join(e.Theirs, ", ")
+		}
+		return fmt.Sprintf("client: the server speaks only legacy MCP %s, not %s; legacy servers are not supported yet",
+			theirs, strings.Join(e.Ours, ", "))
+	}
+	return fmt.Sprintf("client: no common protocol version: server supports %s, client supports %s",
+		strings.Join(e.Theirs, ", "), strings.Join(e.Ours, ", "))
+}
+
+func supportedOf(rpc *wire.Error) []string {
+	var data mcp.UnsupportedProtocolVersionErrorErrorData
+	if rpc.Data == nil || wire.Decode(rpc.Data, &data) != nil {
+		return nil
+	}
+	return data.Supported
+}
+
+// pickVersion chooses our most preferred version the server supports
+// (VER-5 leaves the choice open; legacy versions are not ours to pick).
+func (c *Client) pickVersion(rpc *wire.Error) (string, bool) {
+	theirs := supportedOf(rpc)
+	for _, v := range c.opts.Versions {
+		if slices.Contains(theirs, v) && v != c.ProtocolVersion() {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// send performs one request: a new id every time (ID-3).
+func (c *Client) send(ctx context.Context, o *callOptions, method string, p params, name string, result wire.Codec) error {
+	timeout := c.opts.Timeout
+	if o.timeout != 0 {
+		timeout = o.timeout
+	}
+	if timeout > 0 && method != mcp.MethodSubscriptionsListen {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	id := jsonrpc.IntID(c.ids.Add(1))
+	e := jx.GetEncoder()
+	jsonrpc.WriteRequest(e, id, method, p.EncodeJSON)
+	req := &outbound{id: id, method: method, body: slices.Clone(e.Bytes()), token: o.token, listen: method == mcp.MethodSubscriptionsListen}
+	jx.PutEncoder(e)
+	if c.t.http() {
+		req.header = c.headers(method, name, p)
+	}
+	note := func(m *jsonrpc.Message) { c.deliver(o, m) }
+	resp, err := c.t.do(ctx, req, note)
+	if err != nil {
+		return err
+	}
+	if resp.Kind == jsonrpc.KindError {
+		return resp.Error
+	}
+	if err := wire.DecodeOwned(resp.Result, result); err != nil {
+		return &ResultError{Method: method, Err: err}
+	}
+	return nil
+}
+
+// ResultError reports a result the client cannot accept: malformed, or
+// with a resultType it does not know (RT-3).
+type ResultError struct {
+	Method string
+	Err    error
+}
+
+func (e *ResultError) Error() string { return "client: invalid " + e.Method + " result: " + e.Err.Error() }
+func (e *ResultError) Unwrap() error { return e.Err }
+
+// deliver routes a notification that belongs to a request.
+func (c *Client) deliver(o *callOptions, m *jsonrpc.Message) {
+	switch m.Method {
+	default:
+		if o.listenNote != nil {
+			o.listenNote(m)
+		}
+	case mcp.NotificationProgress:
+		if o.progress == nil {
+			return
+		}
+		var p mcp.ProgressNotificationParams
+		if wire.Decode(m.Params, &p) == nil {
+			o.progress(&p)
+		}
+	case mcp.NotificationLoggingMessage:
+		if c.opts.OnLog == nil {
+			return
+		}
+		var p mcp.LoggingMessageNotificationParams
+		if wire.Decode(m.Params, &p) == nil {
+			c.opts.OnLog(&p)
+		}
+	}
+}
+
+// headers mirrors the body into the request metadata headers (§5.3.2).
+func (c *Client) headers(method, name string, p params) http.Header {
+	h := http.Header{}
+	h.Set(mcpheader.ProtocolVersion, c.ProtocolVersion())
+	h.Set(mcpheader.Method, method)
+	switch method {
+	case mcp.MethodCallTool, mcp.MethodGetPrompt, mcp.MethodReadResource:
+		h.Set(mcpheader.Name, mcpheader.Encode(name))
+	}
+	if cp, ok := p.(*mcp.CallToolRequestParams); ok {
+		c.mu.Lock()
+		prms := c.toolHdrs[cp.Name]
+		c.mu.Unlock()
+		for _, prm := range prms {
+			v, present, err := prm.Value(cp.Arguments)
+			if err != nil || !present {
+				continue // absent or null: no header (XMH-7)
+			}
+			h.Set(mcpheader.ParamPrefix+prm.Header, mcpheader.Encode(v))
+		}
+	}
+	return h
+}
+
+// learnTools records the x-mcp-header parameters of listed tools and
+// drops the tools whose annotations are invalid (XMH-6, HTTP only).
+func (c *Client) learnTools(tools []mcp.Tool) []mcp.Tool {
+	out := tools[:0]
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, t := range tools {
+		prms, err := mcpheader.ToolParams(t.InputSchema)
+		if err != nil && c.t.http() {
+			c.log.Warn("dropping tool with invalid x-mcp-header annotations", "tool", t.Name, "reason", err.Error())
+			continue
+		}
+		c.toolHdrs[t.Name] = prms
+		c.toolKnown[t.Name] = true
+		out = append(out, t)
+	}
+	return out
+}

@@ -1,0 +1,48 @@
+package client
+
+import (
+	"context"
+	"slices"
+	"time"
+
+	"github.com/go-faster/jx"
+
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/wire"
+)
+
+// legacyVersion is the newest initialize-based revision.
+const legacyVersion = "2025-11-25"
+
+// legacyError describes a server that failed the modern probe. It asks the
+// server with an initialize request which version it speaks, so the error
+// can name it. This is the seam where dual-era support will continue the
+// 2025-11-25 handshake instead of giving up.
+func (c *Client) legacyError(ctx context.Context, cause error) error {
+	ve := &VersionError{Ours: c.opts.Versions, Legacy: true, cause: cause}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	id := jsonrpc.StringID("mcpgen-era-probe")
+	e := jx.GetEncoder()
+	jsonrpc.WriteRequest(e, id, "initialize", func(e *jx.Encoder) {
+		e.ObjStart()
+		e.FieldStart("protocolVersion")
+		e.Str(legacyVersion)
+		e.FieldStart("capabilities")
+		e.ObjEmpty()
+		e.FieldStart("clientInfo")
+		c.info.EncodeJSON(e)
+		e.ObjEnd()
+	})
+	req := &outbound{id: id, method: "initialize", body: slices.Clone(e.Bytes())}
+	jx.PutEncoder(e)
+	resp, err := c.t.do(ctx, req, func(*jsonrpc.Message) {})
+	if err != nil || resp.Kind != jsonrpc.KindResult {
+		return ve
+	}
+	d := wire.NewDecoder(resp.Result)
+	if v, ok, err := d.PeekMember("protocolVersion"); err == nil && ok {
+		ve.Theirs = []string{v}
+	}
+	return ve
+}

@@ -1,0 +1,93 @@
+package client
+
+import (
+	"context"
+	"iter"
+	"slices"
+
+	"github.com/go-faster/jx"
+
+	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/wire"
+)
+
+// Listen opens a subscriptions/listen stream for the notifications filter
+// selects (SUB-1) and yields, in order, the acknowledgement (whose
+// Notifications say what the server honours, SUB-4) and then every
+// notification. The iteration ends without error when ctx ends (the
+// stream is closed, which cancels it: stdio sends notifications/cancelled,
+// HTTP closes the response, SUB-10) or when the server ends the stream
+// gracefully; it yields an error when the stream breaks (SUB-12: listen
+// again to resubscribe). Change notifications also invalidate cached
+// results (CACHE-7).
+func (c *Client) Listen(ctx context.Context, filter mcp.SubscriptionFilter, opts ...CallOption) iter.Seq2[*mcp.ServerNotification, error] {
+	return func(yield func(*mcp.ServerNotification, error) bool) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		o := buildOptions(opts)
+		notes := make(chan *mcp.ServerNotification, 64)
+		done := make(chan error, 1)
+		go func() {
+			p := &mcp.SubscriptionsListenRequestParams{Notifications: filter}
+			var r mcp.SubscriptionsListenResult
+			err := c.callListen(ctx, o, p, &r, func(m *jsonrpc.Message) {
+				var n mcp.ServerNotification
+				if err := wire.Decode(rawNotification(m), &n); err != nil {
+					c.log.Warn("ignoring a malformed listen notification", "method", m.Method, "error", err.Error())
+					return
+				}
+				c.cache.onNotification(&n)
+				select {
+				case notes <- &n:
+				case <-ctx.Done():
+				}
+			})
+			done <- err
+		}()
+		for {
+			select {
+			case n := <-notes:
+				if !yield(n, nil) {
+					return
+				}
+			case err := <-done:
+				for { // deliver what arrived before the end, in order
+					select {
+					case n := <-notes:
+						if !yield(n, nil) {
+							return
+						}
+						continue
+					default:
+					}
+					break
+				}
+				if err != nil && ctx.Err() == nil {
+					yield(nil, err)
+				}
+				return
+			}
+		}
+	}
+}
+
+// callListen sends the listen request; note receives its notifications.
+func (c *Client) callListen(ctx context.Context, o *callOptions, p *mcp.SubscriptionsListenRequestParams, r *mcp.SubscriptionsListenResult, note func(*jsonrpc.Message)) error {
+	lo := *o
+	lo.listenNote = note
+	return c.call(ctx, &lo, mcp.MethodSubscriptionsListen, p, func(m mcp.RequestMetaObject) { p.Meta = m }, "", r)
+}
+
+// rawNotification re-encodes a notification message for the generated
+// ServerNotification union.
+func rawNotification(m *jsonrpc.Message) []byte {
+	e := jx.GetEncoder()
+	defer jx.PutEncoder(e)
+	var params func(*jx.Encoder)
+	if m.Params != nil {
+		params = func(e *jx.Encoder) { e.Raw(m.Params) }
+	}
+	jsonrpc.WriteNotification(e, m.Method, params)
+	return slices.Clone(e.Bytes())
+}

@@ -1,0 +1,95 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/wire"
+)
+
+// roundTrips runs a multi round-trip request (§6.1): attempt sends the
+// request with the current inputResponses and requestState; while the
+// server answers with an InputRequiredResult, the inputs are gathered
+// through the callbacks and the request is sent again (a new id each
+// time, ID-3), echoing requestState byte for byte (MRTR-11). The params
+// belong to this one call only (MRTR-12).
+func (c *Client) roundTrips(ctx context.Context, o *callOptions, method, name string,
+	responses *mcp.InputResponses, state *wire.Opt[string], setMeta func(mcp.RequestMetaObject),
+	attempt func(ctx context.Context) (*mcp.InputRequiredResult, error)) error {
+	for round := 1; ; round++ {
+		irr, err := attempt(ctx)
+		if err != nil {
+			return err
+		}
+		if irr == nil {
+			return nil
+		}
+		if round >= c.opts.MaxRounds {
+			return &RoundsError{Method: method, Rounds: round}
+		}
+		answers, err := c.answer(ctx, irr.InputRequests)
+		if err != nil {
+			return err
+		}
+		*responses = answers
+		*state = irr.RequestState // absent stays absent (MRTR-11)
+	}
+}
+
+// ErrNoHandler reports an input request the client has no callback for:
+// the server asked for a capability this client did not declare.
+var ErrNoHandler = errors.New("client: the server asked for input this client cannot provide")
+
+// answer gathers every input the server asked for (MRTR-9, MRTR-10).
+// Declined or cancelled elicitations are answers (MRTR-13); a failed
+// sampling or roots callback ends the call, since the server is not
+// waiting for it.
+func (c *Client) answer(ctx context.Context, reqs mcp.InputRequests) (mcp.InputResponses, error) {
+	if len(reqs) == 0 {
+		return nil, nil // a requestState-only result: retry at once (MRTR-9)
+	}
+	out := make(mcp.InputResponses, len(reqs))
+	for _, key := range wire.SortedKeys(reqs) {
+		req := reqs[key]
+		switch {
+		case req.ElicitRequest != nil:
+			if c.opts.Elicit == nil {
+				return nil, fmt.Errorf("%w: elicitation (input %q)", ErrNoHandler, key)
+			}
+			if req.ElicitRequest.Params.ElicitRequestURLParams != nil && !c.opts.ElicitURL {
+				return nil, fmt.Errorf("%w: URL elicitation (input %q)", ErrNoHandler, key)
+			}
+			r, err := c.opts.Elicit(ctx, &req.ElicitRequest.Params)
+			if err != nil {
+				return nil, fmt.Errorf("client: elicitation %q: %w", key, err)
+			}
+			out[key] = mcp.InputResponse{ElicitResult: r}
+		case req.CreateMessageRequest != nil:
+			if c.opts.Sample == nil {
+				return nil, fmt.Errorf("%w: sampling (input %q)", ErrNoHandler, key)
+			}
+			r, err := c.opts.Sample(ctx, &req.CreateMessageRequest.Params)
+			if err != nil {
+				return nil, fmt.Errorf("client: sampling %q: %w", key, err)
+			}
+			out[key] = mcp.InputResponse{CreateMessageResult: r}
+		case req.ListRootsRequest != nil:
+			if c.opts.Roots == nil {
+				return nil, fmt.Errorf("%w: roots (input %q)", ErrNoHandler, key)
+			}
+			roots, err := c.opts.Roots(ctx)
+			if err != nil {
+				return nil, fmt.Errorf("client: roots %q: %w", key, err)
+			}
+			if roots == nil {
+				roots = []mcp.Root{}
+			}
+			out[key] = mcp.InputResponse{ListRootsResult: &mcp.ListRootsResult{Roots: roots}}
+		default:
+			return nil, fmt.Errorf("client: input request %q of an unknown kind", key)
+		}
+	}
+	return out, nil
+}
