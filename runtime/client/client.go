@@ -315,7 +315,9 @@ type ResultError struct {
 	Err    error
 }
 
-func (e *ResultError) Error() string { return "client: invalid " + e.Method + " result: " + e.Err.Error() }
+func (e *ResultError) Error() string {
+	return "client: invalid " + e.Method + " result: " + e.Err.Error()
+}
 func (e *ResultError) Unwrap() error { return e.Err }
 
 // deliver routes a notification that belongs to a request.
