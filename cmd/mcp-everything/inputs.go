@@ -76,4 +76,3 @@ func decodeArgs(args wire.Raw, v any) error {
 	}
 	return nil
 }
-
