@@ -30,6 +30,9 @@ func newFixture(log *slog.Logger) *server.Server {
 		Logger:       log,
 	})
 	f := &fixture{s: s}
+	f.conformanceTools() // first: the suite calls tools[0] and reads resources[0]
+	f.conformancePrompts()
+	f.conformanceResources()
 	f.interopTools()
 	f.interopPrompts()
 	f.interopResources()

@@ -226,3 +226,15 @@ func (s *Server) listenClosed(sid mcp.RequestId) *mcp.SubscriptionsListenResult 
 	}
 	return r
 }
+
+// NotifyToolListChanged tells listeners that asked for it that the tool
+// list changed. AddTool and RemoveTool call it themselves; call it when
+// what a tools/list returns changes by other means (e.g. authorization).
+func (s *Server) NotifyToolListChanged() { s.hub.publish(changeTools, "") }
+
+// NotifyPromptListChanged is NotifyToolListChanged for prompts.
+func (s *Server) NotifyPromptListChanged() { s.hub.publish(changePrompts, "") }
+
+// NotifyResourceListChanged is NotifyToolListChanged for resources and
+// resource templates.
+func (s *Server) NotifyResourceListChanged() { s.hub.publish(changeResources, "") }
