@@ -3,6 +3,8 @@ package wire
 import (
 	"bytes"
 	"errors"
+	"io"
+	"strconv"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -26,6 +28,14 @@ type DecodeJSONer interface {
 type Decoder struct {
 	jx    jx.Decoder
 	depth int
+
+	// scratch walks verbatim values (checkRaw); keys holds the member
+	// names of the objects it is inside, innermost last.
+	scratch jx.Decoder
+	keys    []string
+	// extra indexes the undeclared members of large objects (see
+	// AddMember), so that duplicate detection stays linear.
+	extra map[*Members]map[string]struct{}
 }
 
 var decoderPool = sync.Pool{New: func() any { return new(Decoder) }}
@@ -66,11 +76,16 @@ func NewDecoder(data []byte) *Decoder {
 func (d *Decoder) reset(data []byte) {
 	d.jx.ResetBytes(data)
 	d.depth = 0
+	d.scratch.ResetBytes(nil)
+	d.keys = d.keys[:0]
+	d.extra = nil
 }
 
 // Finish reports an error unless only whitespace is left.
 func (d *Decoder) Finish() error {
-	if d.jx.Next() != jx.Invalid {
+	// Skip at the end of the input reports io.EOF; anything else (another
+	// value, or bytes that start no JSON value) is trailing data.
+	if err := d.jx.Skip(); err != io.EOF {
 		return &DecodeError{Msg: "unexpected data after the JSON value"}
 	}
 	return nil
@@ -119,13 +134,28 @@ func (d *Decoder) Str() (string, error) {
 	return unsafe.String(&b[0], len(b)), nil
 }
 
+// number reads the next number token, checking its JSON syntax, so that a
+// malformed number (01, 1., -) is reported as invalid JSON rather than as
+// a number of the wrong kind.
+func (d *Decoder) number() ([]byte, error) {
+	if err := d.expect(KindNumber); err != nil {
+		return nil, err
+	}
+	r, err := d.jx.Raw()
+	if err != nil {
+		return nil, syntaxError(err)
+	}
+	return r, nil
+}
+
 // Int64 reads an integer. Fractions, exponents and values outside int64
 // are errors.
 func (d *Decoder) Int64() (int64, error) {
-	if err := d.expect(KindNumber); err != nil {
+	r, err := d.number()
+	if err != nil {
 		return 0, err
 	}
-	v, err := d.jx.Int64()
+	v, err := strconv.ParseInt(unsafe.String(&r[0], len(r)), 10, 64)
 	if err != nil {
 		return 0, &DecodeError{Msg: "expected an integer in the int64 range"}
 	}
@@ -134,10 +164,13 @@ func (d *Decoder) Int64() (int64, error) {
 
 // Float64 reads a number.
 func (d *Decoder) Float64() (float64, error) {
-	if err := d.expect(KindNumber); err != nil {
+	r, err := d.number()
+	if err != nil {
 		return 0, err
 	}
-	v, err := d.jx.Float64()
+	d.scratch.ResetBytes(r)
+	v, err := d.scratch.Float64()
+	d.scratch.ResetBytes(nil)
 	if err != nil {
 		return 0, &DecodeError{Msg: "expected a finite number"}
 	}
@@ -176,7 +209,7 @@ func (d *Decoder) Raw() (Raw, error) {
 	if err != nil {
 		return nil, syntaxError(err)
 	}
-	if err := checkRawDepth(r, MaxDepth-d.depth); err != nil {
+	if err := d.checkRaw(r, MaxDepth-d.depth); err != nil {
 		return nil, err
 	}
 	return Raw(r[:len(r):len(r)]), nil
@@ -292,7 +325,7 @@ func (d *Decoder) PeekMember(key string) (value string, found bool, err error) {
 	err = d.Peek(func() error {
 		return d.Obj(func(k []byte) error {
 			if found || string(k) != key {
-				return d.Skip()
+				return d.skipMember(k)
 			}
 			found = true
 			v, err := d.Str()
@@ -306,6 +339,16 @@ func (d *Decoder) PeekMember(key string) (value string, found bool, err error) {
 	return value, found, err
 }
 
+// skipMember passes over the value of member k while looking ahead
+// (PeekMember, KeySet). It checks only the JSON syntax: the value is
+// checked in full when it is decoded for real.
+func (d *Decoder) skipMember(k []byte) error {
+	if err := d.jx.Skip(); err != nil {
+		return AtKey(syntaxError(err), string(k))
+	}
+	return nil
+}
+
 // String interns nothing; it converts a key that f must keep past the call
 // (member names of undeclared members) into a string sharing the input.
 func (d *Decoder) String(b []byte) string {
@@ -315,13 +358,38 @@ func (d *Decoder) String(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
+// smallMembers is how many undeclared members AddMember compares one by
+// one; beyond it, it indexes them.
+const smallMembers = 16
+
 // AddMember decodes the value of an undeclared member into m, rejecting a
 // key that m already holds.
 func (d *Decoder) AddMember(m *Members, key []byte) error {
-	for _, mb := range *m {
-		if mb.Key == string(key) {
+	if len(*m) < smallMembers {
+		for _, mb := range *m {
+			if mb.Key == string(key) {
+				return DuplicateKey(key)
+			}
+		}
+	} else {
+		// An object with many undeclared members: compare through an index
+		// kept for the rest of this decoding, so n members cost O(n), not
+		// O(n²) (a message of 100k members would otherwise take seconds).
+		set := d.extra[m]
+		if set == nil {
+			if d.extra == nil {
+				d.extra = map[*Members]map[string]struct{}{}
+			}
+			set = make(map[string]struct{}, 2*len(*m))
+			for _, mb := range *m {
+				set[mb.Key] = struct{}{}
+			}
+			d.extra[m] = set
+		}
+		if _, dup := set[string(key)]; dup {
 			return DuplicateKey(key)
 		}
+		set[d.String(key)] = struct{}{}
 	}
 	k := d.String(key)
 	v, err := d.Raw()
@@ -332,35 +400,97 @@ func (d *Decoder) AddMember(m *Members, key []byte) error {
 	return nil
 }
 
-// checkRawDepth rejects a verbatim value nested deeper than budget levels.
-func checkRawDepth(r []byte, budget int) error {
-	// Fast path: a value with fewer brackets than the budget cannot be too deep.
-	if bytes.Count(r, []byte{'{'})+bytes.Count(r, []byte{'['}) <= budget {
+// checkRaw rejects a verbatim value nested deeper than budget levels or
+// holding an object with two members of the same name: values kept
+// verbatim obey the same rules as the values generated types decode, so
+// that what a proxy re-emits is what was validated.
+func (d *Decoder) checkRaw(r []byte, budget int) error {
+	hasObject := bytes.IndexByte(r, '{') >= 0
+	// Fast path: no object (so no member names) and fewer brackets than the
+	// budget (so not too deep).
+	if !hasObject && bytes.Count(r, []byte{'['}) <= budget {
 		return nil
 	}
-	depth, inStr := 0, false
-	for i := 0; i < len(r); i++ {
-		c := r[i]
-		if inStr {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inStr = false
-			}
-			continue
+	d.scratch.ResetBytes(r)
+	err := d.walkRaw(0, budget)
+	d.scratch.ResetBytes(nil)
+	return err
+}
+
+// walkRaw checks the value ahead of d.scratch (at depth levels below the
+// verbatim value's container).
+func (d *Decoder) walkRaw(depth, budget int) error {
+	s := &d.scratch
+	switch s.Next() {
+	case jx.Object:
+		if depth >= budget {
+			return errTooDeep()
 		}
-		switch c {
-		case '"':
-			inStr = true
-		case '{', '[':
-			depth++
-			if depth > budget {
-				return errTooDeep()
+		mark := len(d.keys)
+		var set map[string]struct{}
+		err := s.ObjBytes(func(_ *jx.Decoder, key []byte) error {
+			// key points into the verbatim value (or, when escaped, into a
+			// fresh buffer): it stays valid, like the value itself.
+			k := d.String(key)
+			if set != nil {
+				if _, dup := set[k]; dup {
+					return DuplicateKey(key)
+				}
+				set[k] = struct{}{}
+			} else {
+				for _, prev := range d.keys[mark:] {
+					if prev == k {
+						return DuplicateKey(key)
+					}
+				}
+				d.keys = append(d.keys, k)
+				if len(d.keys)-mark > smallMembers {
+					set = make(map[string]struct{}, 2*smallMembers)
+					for _, prev := range d.keys[mark:] {
+						set[prev] = struct{}{}
+					}
+				}
 			}
-		case '}', ']':
-			depth--
+			if err := d.walkRaw(depth+1, budget); err != nil {
+				return atInRaw(err, string(key), -1)
+			}
+			return nil
+		})
+		d.keys = d.keys[:mark]
+		return rawErr(err)
+	case jx.Array:
+		if depth >= budget {
+			return errTooDeep()
 		}
+		i := 0
+		err := s.Arr(func(*jx.Decoder) error {
+			if err := d.walkRaw(depth+1, budget); err != nil {
+				return atInRaw(err, "", i)
+			}
+			i++
+			return nil
+		})
+		return rawErr(err)
 	}
-	return nil
+	return rawErr(s.Skip())
+}
+
+// atInRaw places err under a member or element of a verbatim value,
+// except for nesting too deep, which is reported at the verbatim value
+// itself (a path of a hundred [0] segments helps no one).
+func atInRaw(err error, key string, index int) error {
+	var de *DecodeError
+	if errors.As(err, &de) && de.tooDeep {
+		return de
+	}
+	return at(err, key, index)
+}
+
+// rawErr unwraps a *DecodeError from jx's wrapping; any other error
+// (which jx.Raw already ruled out) is a syntax error.
+func rawErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	return syntaxError(err)
 }

@@ -14,7 +14,8 @@ type DecodeError struct {
 	Path string
 	Msg  string
 
-	segs []pathSeg // reversed: innermost first, rendered into Path lazily
+	segs    []pathSeg // reversed: innermost first, rendered into Path lazily
+	tooDeep bool      // nesting deeper than MaxDepth (see atInRaw)
 }
 
 type pathSeg struct {
@@ -108,7 +109,7 @@ func at(err error, key string, index int) error {
 }
 
 func errTooDeep() error {
-	return &DecodeError{Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth)}
+	return &DecodeError{Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth), tooDeep: true}
 }
 
 // TypeError reports a value of the wrong JSON kind.

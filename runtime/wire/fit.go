@@ -49,7 +49,7 @@ func (d *Decoder) KeySet(keys []string) (uint64, error) {
 					break
 				}
 			}
-			return d.Skip()
+			return d.skipMember(k)
 		})
 	})
 	return set, err
