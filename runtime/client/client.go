@@ -265,10 +265,12 @@ func supportedOf(rpc *wire.Error) []string {
 
 // pickVersion chooses our most preferred version the server supports
 // (VER-5 leaves the choice open; legacy versions are not ours to pick).
+// It may be the version just refused: a server that lists it as supported
+// is given one retry with it.
 func (c *Client) pickVersion(rpc *wire.Error) (string, bool) {
 	theirs := supportedOf(rpc)
 	for _, v := range c.opts.Versions {
-		if slices.Contains(theirs, v) && v != c.ProtocolVersion() {
+		if slices.Contains(theirs, v) {
 			return v, true
 		}
 	}
