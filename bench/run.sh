@@ -1,0 +1,62 @@
+#!/bin/sh
+# Runs the side-by-side benchmarks of mcpgen, go-sdk and mcp-go and prints
+# them with benchstat, one column per implementation, then checks the
+# success bars.
+#
+#   ./run.sh            # -count 6
+#   ./run.sh 10         # -count 10
+#   BENCH=Decode ./run.sh 3   # only benchmarks matching Decode
+#
+# The raw `go test` output is kept in $OUT (default /tmp/mcpgen-bench.txt).
+set -eu
+
+COUNT=${1:-${COUNT:-6}}
+BENCH=${BENCH:-.}
+OUT=${OUT:-/tmp/mcpgen-bench.txt}
+
+cd "$(dirname "$0")"
+
+BENCHSTAT=$(command -v benchstat || true)
+if [ -z "$BENCHSTAT" ]; then
+	BENCHSTAT="$(go env GOPATH)/bin/benchstat"
+	if [ ! -x "$BENCHSTAT" ]; then
+		echo "installing benchstat..." >&2
+		go install golang.org/x/perf/cmd/benchstat@latest
+	fi
+fi
+
+go test -run '^$' -bench "$BENCH" -benchmem -count "$COUNT" >"$OUT"
+"$BENCHSTAT" -col /impl "$OUT"
+
+# Success bars (medians over the runs):
+#   mcpgen decode+validate of toolsList >= 5x faster than go-sdk's decode,
+#   with <= 1/10 of its allocations; mcpgen encode >= 5x faster than go-sdk's.
+awk '
+function median(key,   n, i, j, t, a) {
+	n = cnt[key]
+	if (n == 0) return -1
+	for (i = 1; i <= n; i++) a[i] = val[key, i]
+	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j+1] = a[j]; a[j+1] = t }
+	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
+}
+/^Benchmark/ {
+	name = $1; sub(/-[0-9]+$/, "", name)
+	for (i = 3; i < NF; i++) {
+		if ($(i+1) == "ns/op") { k = name " ns"; val[k, ++cnt[k]] = $i }
+		if ($(i+1) == "allocs/op") { k = name " allocs"; val[k, ++cnt[k]] = $i }
+	}
+}
+function bar(label, ours, theirs, want,   r) {
+	if (ours <= 0 || theirs < 0) { printf "%-64s n/a (not run)\n", label; return }
+	r = theirs / ours
+	printf "%-64s %6.2fx  (need >= %gx)  %s\n", label, r, want, (r >= want ? "MET" : "MISSED")
+}
+END {
+	print ""
+	print "success bars (medians):"
+	bar("toolsList: gosdk decode ns / mcpgen decode+validate ns", median("BenchmarkDecodeValidate/toolsList/impl=mcpgen ns"), median("BenchmarkDecode/toolsList/impl=gosdk ns"), 5)
+	bar("toolsList: gosdk decode allocs / mcpgen decode+validate allocs", median("BenchmarkDecodeValidate/toolsList/impl=mcpgen allocs"), median("BenchmarkDecode/toolsList/impl=gosdk allocs"), 10)
+	bar("toolsList: gosdk encode ns / mcpgen encode ns", median("BenchmarkEncode/toolsList/impl=mcpgen ns"), median("BenchmarkEncode/toolsList/impl=gosdk ns"), 5)
+	bar("callRequest: gosdk encode ns / mcpgen encode ns", median("BenchmarkEncode/callRequest/impl=mcpgen ns"), median("BenchmarkEncode/callRequest/impl=gosdk ns"), 5)
+	bar("callResult: gosdk encode ns / mcpgen encode ns", median("BenchmarkEncode/callResult/impl=mcpgen ns"), median("BenchmarkEncode/callResult/impl=gosdk ns"), 5)
+}' "$OUT"
