@@ -211,7 +211,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out := &httpSink{w: w, rc: http.NewResponseController(w), enabled: sse}
 	ex.out = out
 	if m.Method == mcp.MethodSubscriptionsListen {
-		out.start()
+		// The stream opens with the acknowledgement, so that a listen with
+		// invalid params still gets its 400 (META-2) as plain JSON.
 		stop := out.keepAlive(h.opts.KeepAlive)
 		defer stop()
 	}
@@ -362,12 +363,6 @@ type httpSink struct {
 	closed bool
 }
 
-func (k *httpSink) start() {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	k.startLocked()
-}
-
 func (k *httpSink) startLocked() {
 	if k.isOpen {
 		return
@@ -451,7 +446,7 @@ func (k *httpSink) keepAlive(interval time.Duration) (stop func()) {
 				return
 			case <-t.C:
 				k.mu.Lock()
-				if !k.closed {
+				if k.isOpen && !k.closed {
 					_, _ = io.WriteString(k.w, ": keep-alive\n\n")
 					_ = k.rc.Flush()
 				}

@@ -163,6 +163,9 @@ func (c *stdioConn) handle(ctx context.Context, line []byte) {
 	}
 	m, err := jsonrpc.Decode(line)
 	if err != nil {
+		if m.Method == mcp.NotificationCancelled && !m.ID.IsValid() {
+			return // a malformed cancellation is ignored silently (CAN-4, MSG-5)
+		}
 		c.writeLine(func(e *jx.Encoder) { jsonrpc.WriteError(e, m.ID, err.(*wire.Error)) })
 		return
 	}
@@ -192,13 +195,21 @@ func (c *stdioConn) handle(ctx context.Context, line []byte) {
 	go func() {
 		defer c.wg.Done()
 		defer func() {
-			c.mu.Lock()
-			delete(c.inflight, m.ID)
-			c.mu.Unlock()
+			c.forget(m.ID, call)
 			cancel()
 		}()
 		c.serve(rctx, call, m)
 	}()
+}
+
+// forget drops a finished request from the in-flight table, unless its id
+// already belongs to a newer request.
+func (c *stdioConn) forget(id jsonrpc.ID, call *stdioCall) {
+	c.mu.Lock()
+	if c.inflight[id] == call {
+		delete(c.inflight, id)
+	}
+	c.mu.Unlock()
 }
 
 // cancel handles notifications/cancelled; malformed or unknown ones are
@@ -251,6 +262,9 @@ func (c *stdioConn) serve(ctx context.Context, call *stdioCall, m *jsonrpc.Messa
 	m.ID.EncodeJSON(e)
 	e.FieldStart("result")
 	err := c.s.serve(ctx, ex, m, e)
+	// The id is free again once the client sees the answer (ID-2): drop it
+	// before writing, so an immediate reuse is not refused as a duplicate.
+	c.forget(m.ID, call)
 	call.mu.Lock()
 	defer call.mu.Unlock()
 	if call.cancelled || errors.Is(err, errCancelled) {
