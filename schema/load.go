@@ -64,6 +64,13 @@ func Load(file string, data []byte) (*Document, error) {
 		// keyword, and report pkg/schemas' own message only when they pass.
 		typed = &schemas.Schema{}
 	}
+	for _, m := range root.members {
+		for _, kw := range []string{"$defs", "definitions"} {
+			if m.key != kw && strings.EqualFold(m.key, kw) {
+				return nil, &Error{File: file, Pointer: m.val.ptr, Msg: fmt.Sprintf("member %q differs from the keyword %q only in case; the schema is ambiguous to this generator", m.key, kw)}
+			}
+		}
+	}
 	doc := &Document{File: file, byName: map[string]*Def{}, byPointer: map[string]*Schema{}}
 	if v := root.get("$schema"); v != nil && v.kind == '"' {
 		doc.Dialect = v.str
@@ -300,7 +307,30 @@ var keywordKinds = map[string]byte{
 	"required": 'S', "type": 'T',
 }
 
+// decodedKeywords are the keywords pkg/schemas decodes into its model.
+// It decodes with encoding/json, which matches member names
+// case-insensitively: a member "Type" or "REQUIRED" on a schema node would
+// silently replace the value of "type" or "required". JSON Schema ignores
+// such members, so the result would differ from the schema's meaning;
+// such a node is refused (see checkKinds).
+var decodedKeywords = []string{
+	"$ref", "$id", "id", "$schema", "$comment", "$defs", "definitions", "type", "properties",
+	"required", "additionalProperties", "patternProperties", "items", "additionalItems",
+	"anyOf", "oneOf", "allOf", "not", "const", "enum", "format", "pattern", "minimum", "maximum",
+	"exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems",
+	"maxItems", "uniqueItems", "minProperties", "maxProperties", "dependencies", "title",
+	"description", "default", "examples", "readOnly", "writeOnly", "deprecated", "contentEncoding",
+	"contentMediaType", "if", "then", "else", "goJSONSchema",
+}
+
 func (b *builder) checkKinds(v *value) error {
+	for _, m := range v.members {
+		for _, kw := range decodedKeywords {
+			if m.key != kw && strings.EqualFold(m.key, kw) {
+				return b.errorf(m.val.ptr, "member %q differs from the keyword %q only in case; the schema is ambiguous to this generator", m.key, kw)
+			}
+		}
+	}
 	for _, m := range v.members {
 		want, ok := keywordKinds[m.key]
 		if !ok {

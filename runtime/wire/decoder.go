@@ -29,9 +29,11 @@ type Decoder struct {
 	jx    jx.Decoder
 	depth int
 
-	// scratch walks verbatim values (checkRaw); keys holds the member
-	// names of the objects it is inside, innermost last.
+	// scratch parses numbers (Float64); frames and keys are checkRaw's
+	// stacks of the objects and arrays it is inside and of their member
+	// names, kept to be reused.
 	scratch jx.Decoder
+	frames  []rawFrame
 	keys    []string
 	// extra indexes the undeclared members of large objects (see
 	// AddMember), so that duplicate detection stays linear.
@@ -77,8 +79,12 @@ func (d *Decoder) reset(data []byte) {
 	d.jx.ResetBytes(data)
 	d.depth = 0
 	d.scratch.ResetBytes(nil)
-	d.keys = d.keys[:0]
 	d.extra = nil
+	// Drop references into the previous input (the Decoder is pooled).
+	clear(d.keys[:cap(d.keys)])
+	d.keys = d.keys[:0]
+	clear(d.frames[:cap(d.frames)])
+	d.frames = d.frames[:0]
 }
 
 // Finish reports an error unless only whitespace is left.
@@ -404,6 +410,10 @@ func (d *Decoder) AddMember(m *Members, key []byte) error {
 // holding an object with two members of the same name: values kept
 // verbatim obey the same rules as the values generated types decode, so
 // that what a proxy re-emits is what was validated.
+//
+// r is syntactically valid JSON (jx checked it while reading it), so one
+// byte-level pass suffices, at about the cost of that jx pass; values
+// without objects and shallower than the budget skip it.
 func (d *Decoder) checkRaw(r []byte, budget int) error {
 	hasObject := bytes.IndexByte(r, '{') >= 0
 	// Fast path: no object (so no member names) and fewer brackets than the
@@ -411,86 +421,153 @@ func (d *Decoder) checkRaw(r []byte, budget int) error {
 	if !hasObject && bytes.Count(r, []byte{'['}) <= budget {
 		return nil
 	}
-	d.scratch.ResetBytes(r)
-	err := d.walkRaw(0, budget)
-	d.scratch.ResetBytes(nil)
-	return err
-}
-
-// walkRaw checks the value ahead of d.scratch (at depth levels below the
-// verbatim value's container).
-func (d *Decoder) walkRaw(depth, budget int) error {
-	s := &d.scratch
-	switch s.Next() {
-	case jx.Object:
-		if depth >= budget {
-			return errTooDeep()
+	frames := d.frames[:0]
+	defer func() { d.frames = frames[:0] }()
+	keys := d.keys[:0]
+	defer func() { d.keys = keys[:0] }()
+	expectKey := false
+	for i := 0; i < len(r); i++ {
+		if !rawSpecial[r[i]] {
+			continue // whitespace, numbers, literals, ':'
 		}
-		mark := len(d.keys)
-		var set map[string]struct{}
-		err := s.ObjBytes(func(_ *jx.Decoder, key []byte) error {
-			// key points into the verbatim value (or, when escaped, into a
-			// fresh buffer): it stays valid, like the value itself.
-			k := d.String(key)
-			if set != nil {
-				if _, dup := set[k]; dup {
-					return DuplicateKey(key)
+		switch c := r[i]; c {
+		case '"':
+			end, escaped := stringEnd(r, i+1)
+			if !expectKey {
+				i = end
+				continue
+			}
+			expectKey = false
+			f := &frames[len(frames)-1]
+			k, err := rawKey(r[i+1:end], escaped)
+			if err != nil {
+				return err
+			}
+			f.key = k
+			if f.set != nil {
+				if _, dup := f.set[k]; dup {
+					return rawDuplicate(frames, k)
 				}
-				set[k] = struct{}{}
+				f.set[k] = struct{}{}
 			} else {
-				for _, prev := range d.keys[mark:] {
+				for _, prev := range keys[f.mark:] {
 					if prev == k {
-						return DuplicateKey(key)
+						return rawDuplicate(frames, k)
 					}
 				}
-				d.keys = append(d.keys, k)
-				if len(d.keys)-mark > smallMembers {
-					set = make(map[string]struct{}, 2*smallMembers)
-					for _, prev := range d.keys[mark:] {
-						set[prev] = struct{}{}
+				keys = append(keys, k)
+				if len(keys)-f.mark > smallMembers {
+					f.set = make(map[string]struct{}, 2*smallMembers)
+					for _, prev := range keys[f.mark:] {
+						f.set[prev] = struct{}{}
 					}
 				}
 			}
-			if err := d.walkRaw(depth+1, budget); err != nil {
-				return atInRaw(err, string(key), -1)
+			i = end
+		case '{', '[':
+			if len(frames) >= budget {
+				return errTooDeep()
 			}
-			return nil
-		})
-		d.keys = d.keys[:mark]
-		return rawErr(err)
-	case jx.Array:
-		if depth >= budget {
-			return errTooDeep()
+			frames = append(frames, rawFrame{object: c == '{', mark: len(keys)})
+			expectKey = c == '{'
+		case '}', ']':
+			keys = keys[:frames[len(frames)-1].mark]
+			frames = frames[:len(frames)-1]
+			expectKey = false
+		case ',':
+			f := &frames[len(frames)-1]
+			if f.object {
+				expectKey = true
+			} else {
+				f.index++
+			}
 		}
-		i := 0
-		err := s.Arr(func(*jx.Decoder) error {
-			if err := d.walkRaw(depth+1, budget); err != nil {
-				return atInRaw(err, "", i)
-			}
-			i++
-			return nil
-		})
-		return rawErr(err)
 	}
-	return rawErr(s.Skip())
+	return nil
 }
 
-// atInRaw places err under a member or element of a verbatim value,
-// except for nesting too deep, which is reported at the verbatim value
-// itself (a path of a hundred [0] segments helps no one).
-func atInRaw(err error, key string, index int) error {
-	var de *DecodeError
-	if errors.As(err, &de) && de.tooDeep {
-		return de
+// rawSpecial marks the bytes checkRaw acts on.
+var rawSpecial = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, ',': true}
+
+// stringEnd returns the index of the quote closing the string whose
+// contents start at r[i], and whether the string has escapes.
+func stringEnd(r []byte, i int) (end int, escaped bool) {
+	// Short strings (most member names) are found fastest byte by byte;
+	// long ones (descriptions) with bytes.IndexByte.
+	for j := i; j < len(r) && j < i+16; j++ {
+		switch r[j] {
+		case '"':
+			return j, false
+		case '\\':
+			return stringEndEscaped(r, j)
+		}
 	}
-	return at(err, key, index)
+	j := i + 16
+	if j >= len(r) {
+		return len(r), false // not reached: r is valid JSON
+	}
+	q := bytes.IndexByte(r[j:], '"')
+	if q < 0 {
+		return len(r), false
+	}
+	if b := bytes.IndexByte(r[j:j+q], '\\'); b >= 0 {
+		return stringEndEscaped(r, j+b)
+	}
+	return j + q, false
 }
 
-// rawErr unwraps a *DecodeError from jx's wrapping; any other error
-// (which jx.Raw already ruled out) is a syntax error.
-func rawErr(err error) error {
-	if err == nil {
-		return nil
+// stringEndEscaped is stringEnd from the backslash at r[j].
+func stringEndEscaped(r []byte, j int) (int, bool) {
+	for ; j < len(r); j++ {
+		switch r[j] {
+		case '\\':
+			j++ // the escaped character
+		case '"':
+			return j, true
+		}
 	}
-	return syntaxError(err)
+	return len(r), true
+}
+
+// rawFrame is an object or array checkRaw is inside.
+type rawFrame struct {
+	object bool
+	mark   int    // start of this object's names in keys
+	key    string // the member being read (objects)
+	index  int    // the element being read (arrays)
+	set    map[string]struct{}
+}
+
+// rawKey returns the member name whose quoted contents are b, unescaped.
+// The result shares b's memory when there is nothing to unescape.
+func rawKey(b []byte, escaped bool) (string, error) {
+	if !escaped {
+		if len(b) == 0 {
+			return "", nil
+		}
+		return unsafe.String(&b[0], len(b)), nil
+	}
+	// Escaped names are rare: unescape a quoted copy with jx.
+	q := make([]byte, 0, len(b)+2)
+	q = append(append(append(q, '"'), b...), '"')
+	s := jx.DecodeBytes(q)
+	k, err := s.Str()
+	if err != nil {
+		return "", syntaxError(err)
+	}
+	return k, nil
+}
+
+// rawDuplicate reports member name k repeated in the innermost object of
+// frames, at that object's path inside the verbatim value.
+func rawDuplicate(frames []rawFrame, k string) error {
+	err := DuplicateKey([]byte(k))
+	for i := len(frames) - 2; i >= 0; i-- {
+		if frames[i].object {
+			err = at(err, frames[i].key, -1)
+		} else {
+			err = at(err, "", frames[i].index)
+		}
+	}
+	return err
 }

@@ -14,8 +14,7 @@ type DecodeError struct {
 	Path string
 	Msg  string
 
-	segs    []pathSeg // reversed: innermost first, rendered into Path lazily
-	tooDeep bool      // nesting deeper than MaxDepth (see atInRaw)
+	segs []pathSeg // reversed: innermost first, rendered into Path lazily
 }
 
 type pathSeg struct {
@@ -109,7 +108,7 @@ func at(err error, key string, index int) error {
 }
 
 func errTooDeep() error {
-	return &DecodeError{Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth), tooDeep: true}
+	return &DecodeError{Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth)}
 }
 
 // TypeError reports a value of the wrong JSON kind.
