@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"reflect"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -55,12 +56,16 @@ func (s *Server) AddTool(def mcp.Tool, h ToolHandler) error {
 	if err := def.Validate(); err != nil {
 		return fmt.Errorf("server: tool %q: %w", def.Name, err)
 	}
-	sch, err := compileSchema("mcp:tool/"+def.Name+"/inputSchema", def.InputSchema)
+	// The base URI must be hierarchical: against an opaque one ("mcp:x")
+	// a relative $ref such as "other.json" resolves to the document itself
+	// and an unresolvable reference would pass unnoticed (JS-6).
+	base := "mcp://tool/" + url.PathEscape(def.Name)
+	sch, err := compileSchema(base+"/inputSchema", def.InputSchema)
 	if err != nil {
 		return fmt.Errorf("server: tool %q: inputSchema: %w", def.Name, err)
 	}
 	if def.OutputSchema != nil {
-		if _, err := compileSchema("mcp:tool/"+def.Name+"/outputSchema", def.OutputSchema); err != nil {
+		if _, err := compileSchema(base+"/outputSchema", def.OutputSchema); err != nil {
 			return fmt.Errorf("server: tool %q: outputSchema: %w", def.Name, err)
 		}
 	}
