@@ -133,6 +133,12 @@ func cliCases() []cliCase {
 			want:   []string{"schema.json: /$defs/my-type: definition name \"my-type\" is not a Go identifier"},
 		},
 		{
+			name:   "definition named like a generated identifier",
+			schema: `{"$defs": {"Methods": {"type": "string"}}}`,
+			args:   []string{"-schema", "{dir}/schema.json", "-out", "{out}"},
+			want:   []string{"schema.json: /$defs/Methods: definition name \"Methods\" is also an identifier mcpgen generates"},
+		},
+		{
 			name:   "not an object",
 			schema: `[1, 2]`,
 			args:   []string{"-schema", "{dir}/schema.json", "-out", "{out}"},

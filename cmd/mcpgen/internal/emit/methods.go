@@ -11,16 +11,8 @@ import (
 )
 
 // methodConst names the constant of a method: MethodCallTool,
-// NotificationToolListChanged, InputElicit.
-func methodConst(m *plan.Method) string {
-	switch m.Kind {
-	case wire.Notification:
-		return "Notification" + m.Go
-	case wire.InputRequest:
-		return "Input" + m.Go
-	}
-	return "Method" + m.Go
-}
+// NotificationToolListChanged, InputElicit (named by the plan).
+func methodConst(m *plan.Method) string { return m.Const }
 
 // methodsFile writes the method constants and the method table.
 func methodsFile(f *jen.File, pkg *plan.Package) {

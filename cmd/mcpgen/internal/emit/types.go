@@ -2,7 +2,6 @@ package emit
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -26,8 +25,8 @@ func typesFile(f *jen.File, pkg *plan.Package) {
 		case plan.Enum:
 			f.Type().Id(t.Name).String()
 			var consts []jen.Code
-			for _, v := range t.Values {
-				consts = append(consts, jen.Id(enumConst(t, v)).Id(t.Name).Op("=").Lit(v))
+			for i, v := range t.Values {
+				consts = append(consts, jen.Id(t.Consts[i]).Id(t.Name).Op("=").Lit(v))
 			}
 			f.Const().Defs(consts...)
 		case plan.Scalar, plan.Map, plan.Slice:
@@ -119,27 +118,4 @@ func presenceNote(f *plan.Field) string {
 		return "Optional: nil means absent."
 	}
 	return ""
-}
-
-// enumConst names the constant of an enum value: RoleUser, CacheScopePublic.
-func enumConst(t *plan.Type, v string) string {
-	var b strings.Builder
-	for _, w := range strings.FieldsFunc(v, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
-	}) {
-		b.WriteString(strings.ToUpper(w[:1]) + w[1:])
-	}
-	if b.Len() == 0 {
-		return t.Name + "Value" + strconv.Itoa(indexOf(t.Values, v))
-	}
-	return t.Name + b.String()
-}
-
-func indexOf(vs []string, v string) int {
-	for i, x := range vs {
-		if x == v {
-			return i
-		}
-	}
-	return -1
 }

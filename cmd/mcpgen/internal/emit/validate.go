@@ -36,8 +36,8 @@ func validateFile(f *jen.File, pkg *plan.Package) {
 		case plan.Enum:
 			var vals []jen.Code
 			var names []string
-			for _, val := range t.Values {
-				vals = append(vals, jen.Id(enumConst(t, val)))
+			for i, val := range t.Values {
+				vals = append(vals, jen.Id(t.Consts[i]))
 				names = append(names, strconv.Quote(val))
 			}
 			body = []jen.Code{jen.Switch(jen.Id("x")).Block(

@@ -34,9 +34,15 @@ func Build(doc *schema.Document, opts Options) (*Package, error) {
 		if !validIdent(name) {
 			return nil, p.errorf(d.Schema, "definition name %q is not a Go identifier", name)
 		}
+		if generatedIdents[name] {
+			return nil, p.errorf(d.Schema, "definition name %q is also an identifier mcpgen generates", name)
+		}
 		p.names[name] = true
 		p.defByPtr[d.Schema.Pointer] = d
 		p.defTypes[name] = &Type{Name: name, Def: true, Pointer: d.Schema.Pointer, Doc: d.Schema.Description}
+	}
+	for name := range generatedIdents {
+		p.names[name] = true
 	}
 	for _, d := range doc.Defs {
 		if err := p.ensure(d); err != nil {
@@ -52,7 +58,43 @@ func Build(doc *schema.Document, opts Options) (*Package, error) {
 	if err := p.planMethods(); err != nil {
 		return nil, err
 	}
+	p.nameConsts()
 	return p.pkg, nil
+}
+
+// nameConsts names the constants of enum values and methods once every
+// type is named, so that no constant collides with a type, a generated
+// identifier or another constant: a colliding name gets a number.
+func (p *planner) nameConsts() {
+	for _, t := range p.pkg.Types {
+		if t.Kind != Enum {
+			continue
+		}
+		t.Consts = make([]string, len(t.Values))
+		for i, v := range t.Values {
+			t.Consts[i] = p.newName(enumConstBase(t.Name, v, i))
+		}
+	}
+	for _, m := range p.pkg.Methods {
+		prefix := map[wire.MethodKind]string{wire.Request: "Method", wire.Notification: "Notification", wire.InputRequest: "Input"}[m.Kind]
+		m.Const = p.newName(prefix + m.Go)
+	}
+}
+
+// enumConstBase is the natural name of the constant of enum value v
+// (the i-th): the type name and the value's words, RoleUser,
+// CacheScopePublic; TypeValueN when the value has no letters or digits.
+func enumConstBase(typeName, v string, i int) string {
+	var b strings.Builder
+	for _, w := range strings.FieldsFunc(v, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+	}
+	if b.Len() == 0 {
+		return typeName + "Value" + strconv.Itoa(i)
+	}
+	return typeName + b.String()
 }
 
 type planner struct {

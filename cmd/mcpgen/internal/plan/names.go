@@ -89,6 +89,16 @@ var reserved = map[string]bool{
 	"MarshalJSON": true, "UnmarshalJSON": true, "String": true,
 }
 
+// generatedIdents are the package-level identifiers emit always
+// declares; a definition may not take one of these names, and inline
+// types and constants avoid them.
+var generatedIdents = map[string]bool{
+	"ProtocolVersion": true, "Methods": true, "LookupMethod": true, "NewDefinition": true,
+	"ServerHandler": true, "ClientHandler": true, "UnimplementedServerHandler": true,
+	"UnimplementedClientHandler": true, "DispatchServer": true, "DispatchClient": true,
+	"methodTable": true,
+}
+
 // goKeywords cannot be used as identifiers.
 var goKeywords = map[string]bool{
 	"break": true, "case": true, "chan": true, "const": true, "continue": true, "default": true,

@@ -50,8 +50,10 @@ type Type struct {
 	Variants []*Variant
 	Dispatch *Dispatch
 
-	// Enum.
+	// Enum: the values and, parallel to them, the names of their Go
+	// constants (unique in the package).
 	Values []string
+	Consts []string
 
 	// Scalar, Map, Slice, Alias: the underlying or element value.
 	Elem *Value
@@ -181,6 +183,7 @@ type ObjectDispatch struct {
 type Method struct {
 	Name      string // "tools/call"
 	Go        string // "CallTool"
+	Const     string // "MethodCallTool": the name constant, unique in the package
 	Kind      wire.MethodKind
 	Direction wire.Direction
 	Message   *Type // the request or notification type

@@ -109,7 +109,7 @@ func (p *planner) union(s *schema.Schema, hint string, into *Type) (*Type, error
 			variant.Go = u.Type.Name
 		}
 		base := variant.Go
-		for n := 2; used[variant.Go]; n++ {
+		for n := 2; used[variant.Go] || unionMethods[variant.Go]; n++ {
 			variant.Go = base + strconv.Itoa(n)
 		}
 		used[variant.Go] = true
@@ -135,6 +135,13 @@ func (p *planner) union(s *schema.Schema, hint string, into *Type) (*Type, error
 	}
 	t.Dispatch = d
 	return t, nil
+}
+
+// unionMethods are the methods of a generated union: no member field may
+// take their names.
+var unionMethods = map[string]bool{
+	"DecodeJSON": true, "EncodeJSON": true, "MarshalJSON": true, "UnmarshalJSON": true,
+	"Validate": true, "IsZero": true,
 }
 
 func boolInt(b bool) int {
