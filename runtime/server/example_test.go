@@ -1,0 +1,137 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/server"
+)
+
+// meta is the _meta every request carries: the protocol version and the
+// client's capabilities for this request.
+const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+
+func greeter() *server.Server {
+	s := server.New(mcp.Implementation{Name: "demo", Version: "1.0.0"}, nil)
+	err := s.AddTool(mcp.Tool{
+		Name:        "greet",
+		InputSchema: []byte(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`),
+	}, func(ctx context.Context, req *server.ToolRequest) (*mcp.CallToolResult, error) {
+		var in struct{ Name string }
+		if err := json.Unmarshal(req.Arguments, &in); err != nil {
+			return nil, err
+		}
+		return server.TextResult("Hello, " + in.Name + "!"), nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Serving stdio: one JSON-RPC message per line in, one per line out.
+// ServeStdio returns nil when its input ends.
+func ExampleServer_ServeStdio() {
+	s := greeter()
+	in := strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + meta + `,"name":"greet","arguments":{"name":"Ada"}}}` + "\n")
+	var out bytes.Buffer
+	if err := s.ServeStdio(context.Background(), in, &out); err != nil {
+		fmt.Println("error:", err)
+	}
+	fmt.Print(out.String())
+	// Output:
+	// {"jsonrpc":"2.0","id":1,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"demo","version":"1.0.0"}},"content":[{"text":"Hello, Ada!","type":"text"}],"resultType":"complete"}}
+}
+
+// Serving Streamable HTTP: every request is a POST whose headers mirror
+// the body (MCP-Protocol-Version, Mcp-Method, Mcp-Name).
+func ExampleServer_Handler() {
+	s := greeter()
+	ts := httptest.NewServer(s.Handler(nil))
+	defer ts.Close()
+
+	body := `{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{` + meta + `,"name":"greet","arguments":{"name":"Grace"}}}`
+	req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", "greet")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	defer resp.Body.Close()
+	answer, _ := io.ReadAll(resp.Body)
+	fmt.Println(resp.StatusCode, resp.Header.Get("Content-Type"))
+	fmt.Println(string(answer))
+
+	// The same request without Mcp-Name is refused.
+	req, _ = http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	defer resp.Body.Close()
+	answer, _ = io.ReadAll(resp.Body)
+	fmt.Println(resp.StatusCode, string(answer))
+	// Output:
+	// 200 application/json
+	// {"jsonrpc":"2.0","id":"a","result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"demo","version":"1.0.0"}},"content":[{"text":"Hello, Grace!","type":"text"}],"resultType":"complete"}}
+	// 400 {"jsonrpc":"2.0","id":"a","error":{"code":-32020,"message":"Header mismatch: Mcp-Name header is missing"}}
+}
+
+// A typed tool: the inputSchema is derived from the struct once, at
+// registration; arguments that break it become an isError result and
+// never reach the handler.
+func ExampleAddTypedTool() {
+	type Args struct {
+		City string `json:"city" description:"City to look up"`
+		Days int    `json:"days,omitempty"`
+	}
+	s := server.New(mcp.Implementation{Name: "weather", Version: "0.1.0"}, &server.Options{OmitServerInfo: true})
+	err := server.AddTypedTool(s, mcp.Tool{Name: "forecast"}, func(ctx context.Context, req *server.ToolRequest, in Args) (*mcp.CallToolResult, error) {
+		return server.TextResult(fmt.Sprintf("%s: sunny for %d days", in.City, in.Days)), nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	schema, _ := server.SchemaFor[Args]()
+	fmt.Println(string(schema))
+
+	call := func(id int, args string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{%s,"name":"forecast","arguments":%s}}`, id, meta, args)
+	}
+	var out bytes.Buffer
+	_ = s.ServeStdio(context.Background(), strings.NewReader(call(1, `{"city":"Oslo","days":3}`)+"\n"), &out)
+	fmt.Print(out.String())
+
+	// Without the required city: a tool execution error.
+	out.Reset()
+	_ = s.ServeStdio(context.Background(), strings.NewReader(call(2, `{"days":3}`)+"\n"), &out)
+	var resp struct {
+		Result struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	_ = json.Unmarshal(out.Bytes(), &resp)
+	fmt.Println("isError:", resp.Result.IsError, strings.Contains(resp.Result.Content[0].Text, "city"))
+	// Output:
+	// {"properties":{"city":{"description":"City to look up","type":"string"},"days":{"type":"integer"}},"required":["city"],"type":"object"}
+	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"text":"Oslo: sunny for 3 days","type":"text"}],"resultType":"complete"}}
+	// isError: true true
+}
