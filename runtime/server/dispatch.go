@@ -8,6 +8,7 @@ import (
 	"net/textproto"
 	"runtime/debug"
 	"strconv"
+	"strings"
 
 	"github.com/go-faster/jx"
 
@@ -25,6 +26,9 @@ var errCancelled = errors.New("server: request cancelled")
 // the result into e, or returns the error to answer with. errCancelled
 // means: send nothing.
 func (s *Server) serve(ctx context.Context, ex *exchange, m *jsonrpc.Message, e *jx.Encoder) (err error) {
+	if m.Method == "initialize" {
+		return s.legacyInitialize(m.Params)
+	}
 	if v, ok := peekVersion(m.Params); ok && !s.supports(v) {
 		return s.unsupportedVersion(v)
 	}
@@ -67,6 +71,18 @@ func (s *Server) unsupportedVersion(requested string) *wire.Error {
 		e.Str(requested)
 		e.ObjEnd()
 	})
+}
+
+// legacyInitialize answers the initialize request of a pre-2026 client.
+// There is no handshake in this revision, so the answer names the versions
+// served, in data and in the message a legacy client may only be able to
+// show (COMPAT-10); -32022 also tells a dual-era client it reached a
+// modern server (digest §3.3).
+func (s *Server) legacyInitialize(params wire.Raw) *wire.Error {
+	requested, _ := peekString(params, "protocolVersion")
+	err := s.unsupportedVersion(requested)
+	err.Message += "; this server supports " + strings.Join(s.opts.Versions, ", ") + " and has no initialize handshake"
+	return err
 }
 
 // peekVersion reads params._meta["io.modelcontextprotocol/protocolVersion"]

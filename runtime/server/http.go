@@ -298,6 +298,11 @@ func wantsNotifications(params wire.Raw) bool {
 // checkHeaders enforces the request metadata headers (§5.3.2, HDR-2):
 // present, well-formed and equal to the body, else 400 with -32020.
 func (s *Server) checkHeaders(hdr http.Header, m *jsonrpc.Message) *wire.Error {
+	if m.Method == "initialize" {
+		// Legacy clients send none of these headers on initialize: tell them
+		// which versions are served instead (COMPAT-10).
+		return s.legacyInitialize(m.Params)
+	}
 	mismatch := func(msg string) *wire.Error {
 		return &wire.Error{Code: wire.CodeHeaderMismatch, Message: "Header mismatch: " + msg}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
@@ -129,4 +130,32 @@ func TestSTL1_META5_NothingCarriedOver(t *testing.T) {
 	wantError(t, c.roundTrip(4, "tools/list", metaOnly(reqMeta(nil, obj{"io.modelcontextprotocol/protocolVersion": "1900-01-01"}))), -32022)
 	wantResult(t, c.roundTrip(5, "tools/list", params(nil)))
 	c.finish()
+}
+
+// TestCOMPAT10_InitializeNamesVersions: a legacy initialize (no _meta, on
+// HTTP none of the new headers) is refused with -32022 naming the served
+// versions in data and in the message (HTTP 400).
+func TestCOMPAT10_InitializeNamesVersions(t *testing.T) {
+	s := newServer(t, nil)
+	init := request(0, "initialize", obj{"protocolVersion": "2025-11-25", "capabilities": obj{}, "clientInfo": obj{"name": "old", "version": "1"}})
+	check := func(t *testing.T, m msg) {
+		t.Helper()
+		e := wantError(t, m, -32022)
+		d := e.data()
+		if !reflect.DeepEqual(d["supported"], []any{testVersion}) || d["requested"] != "2025-11-25" || !strings.Contains(e.Message, testVersion) {
+			t.Errorf("answer %s, want the supported versions in data and message", m)
+		}
+	}
+	c := startStdio(t, s)
+	c.send(init)
+	m, _ := c.response("0")
+	check(t, m)
+	c.finish()
+
+	h := startHTTP(t, s, nil)
+	resp, msgs := h.exchange(init, map[string]string{"MCP-Protocol-Version": "", "Mcp-Method": ""})
+	if resp.StatusCode != http.StatusBadRequest || len(msgs) != 1 {
+		t.Fatalf("HTTP: %d %v", resp.StatusCode, msgs)
+	}
+	check(t, msgs[0])
 }
