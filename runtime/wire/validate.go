@@ -25,15 +25,18 @@ func (p *Path) String() string {
 	if p == nil {
 		return ""
 	}
-	var segs []*Path
-	for q := p; q != nil; q = q.Parent {
-		segs = append(segs, q)
-	}
 	var b strings.Builder
-	for i := len(segs) - 1; i >= 0; i-- {
-		appendSeg(&b, segs[i].Key, segs[i].Index)
-	}
+	p.render(&b)
 	return b.String()
+}
+
+// render writes the path outermost segment first. It keeps no reference
+// to any link, so paths built on validators' stacks stay there.
+func (p *Path) render(b *strings.Builder) {
+	if p.Parent != nil {
+		p.Parent.render(b)
+	}
+	appendSeg(b, p.Key, p.Index)
 }
 
 // Violation is one broken schema rule.
@@ -197,6 +200,29 @@ func (c *Checker) RawMembers(p *Path, r Raw, members []RawMember) {
 		if m.Required && i < 64 && found&(1<<uint(i)) == 0 {
 			c.Missing(p, m.Name)
 		}
+	}
+}
+
+// RawValues checks that every member of the verbatim object r has JSON
+// kind want (an object whose additionalProperties is an object schema,
+// kept verbatim).
+func (c *Checker) RawValues(p *Path, r Raw, want Kind) {
+	if r == nil {
+		return
+	}
+	d := decoderPool.Get().(*Decoder)
+	d.reset(r)
+	err := d.Obj(func(key []byte) error {
+		if got := d.Next(); got != want {
+			mp := p.Member(string(key))
+			c.Add(&mp, "expected "+want.String()+", got "+got.String())
+		}
+		return d.jx.Skip()
+	})
+	d.reset(nil)
+	decoderPool.Put(d)
+	if err != nil {
+		c.Add(p, err.Error())
 	}
 }
 
