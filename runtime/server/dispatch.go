@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/textproto"
@@ -211,7 +212,7 @@ func (h handler) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 	if err := checkParamHeaders(req.ex, t, p.Arguments); err != nil {
 		return nil, err
 	}
-	if err := s.beginInputs(req.Request, p.Name, p.InputResponses, p.RequestState); err != nil {
+	if err := s.beginInputs(req.Request, p.Name+"\x00"+argumentsDigest(p.Arguments), p.InputResponses, p.RequestState); err != nil {
 		return nil, err
 	}
 	defer req.finish()
@@ -324,7 +325,8 @@ func (h handler) GetPrompt(ctx context.Context, p *mcp.GetPromptRequestParams) (
 		}
 	}
 	req := &PromptRequest{Request: newRequest(ctx, s, mcp.MethodGetPrompt, &p.Meta), Name: p.Name, Arguments: p.Arguments}
-	if err := s.beginInputs(req.Request, p.Name, p.InputResponses, p.RequestState); err != nil {
+	args, _ := json.Marshal(p.Arguments)
+	if err := s.beginInputs(req.Request, p.Name+"\x00"+argumentsDigest(args), p.InputResponses, p.RequestState); err != nil {
 		return nil, err
 	}
 	defer req.finish()

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
@@ -25,7 +26,7 @@ var ErrInputRequired = errors.New("server: input required from the client")
 // inputs is the multi round-trip side of a tools/call, prompts/get or
 // resources/read request.
 type inputs struct {
-	target    string              // method + "\x00" + tool/prompt name or URI
+	target    string              // method, tool/prompt name (+ arguments digest) or URI
 	responses mcp.InputResponses  // answers sent with this retry
 	answered  map[string]wire.Raw // answers from earlier rounds, from requestState
 	state     []byte              // application state from requestState
@@ -281,6 +282,27 @@ func (s *sealer) open(state, target, principal string) (*sealedState, error) {
 		s.used[string(st.Nonce)] = st.Expires
 	}
 	return &st, nil
+}
+
+// argumentsDigest digests a request's arguments for binding into its
+// requestState (MRTR-17), so that answers given for one set of arguments
+// cannot be replayed with another. Key order and spacing do not count;
+// absent, null and {} are the same.
+func argumentsDigest(raw []byte) string {
+	var v any
+	if len(raw) != 0 {
+		d := json.NewDecoder(bytes.NewReader(raw))
+		d.UseNumber()
+		if d.Decode(&v) != nil {
+			v = string(raw)
+		}
+	}
+	if v == nil {
+		v = map[string]any{}
+	}
+	canon, _ := json.Marshal(v) // map keys sorted
+	sum := sha256.Sum256(canon)
+	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
 // beginInputs prepares the multi round-trip side of a request: it opens

@@ -436,3 +436,55 @@ func TestMRTR7_MalformedInputResponse(t *testing.T) {
 		}
 	})
 }
+
+// TestMRTR17_StateBoundToArguments: a requestState is bound to the
+// arguments of the request that earned it: the answer "yes" to "transfer
+// 10?" cannot be replayed onto a transfer of 10000. The same arguments
+// with their keys in another order or other spacing still work.
+func TestMRTR17_StateBoundToArguments(t *testing.T) {
+	s := New(testInfo, nil)
+	toolFunc(t, s, "transfer", func(ctx context.Context, req *ToolRequest) (*mcp.CallToolResult, error) {
+		res, err := req.Elicit("confirm", elicitForm("ok"))
+		if err != nil {
+			return nil, err
+		}
+		return TextResult("transferred " + string(req.Arguments) + " " + res.Content["ok"].String.Value), nil
+	})
+	must(t, s.AddPrompt(mcp.Prompt{Name: "brief"}, func(ctx context.Context, req *PromptRequest) (*mcp.GetPromptResult, error) {
+		if _, err := req.Elicit("confirm", elicitForm("ok")); err != nil {
+			return nil, err
+		}
+		return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{UserMessage("brief on " + req.Arguments["topic"])}}, nil
+	}))
+	answers := obj{"confirm": accept("ok", "yes")}
+	forEachTransport(t, s, func(t *testing.T, call caller) {
+		small := paramsCaps(elicitCaps, obj{"name": "transfer", "arguments": obj{"amount": 10, "to": "bob"}})
+		_, state := firstRound(t, call, 1, "tools/call", small)
+		for i, args := range []obj{{"amount": 10000, "to": "bob"}, {"amount": 10, "to": "mallory"}, {"amount": 10}, {}} {
+			_, m := call(10+i, "tools/call", retry(paramsCaps(elicitCaps, obj{"name": "transfer", "arguments": args}), answers, state))
+			wantError(t, m, -32602)
+		}
+		_, m := call(20, "tools/call", retry(small, answers, state))
+		if !strings.HasPrefix(m.text(), "transferred") {
+			t.Errorf("the original arguments: %s", m)
+		}
+
+		p := paramsCaps(elicitCaps, obj{"name": "brief", "arguments": obj{"topic": "cats"}})
+		_, state = firstRound(t, call, 30, "prompts/get", p)
+		_, m = call(31, "prompts/get", retry(paramsCaps(elicitCaps, obj{"name": "brief", "arguments": obj{"topic": "secrets"}}), answers, state))
+		wantError(t, m, -32602)
+		_, m = call(32, "prompts/get", retry(p, answers, state))
+		wantResult(t, m)
+	})
+
+	// Key order and spacing of the arguments do not matter.
+	c := startStdio(t, s)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":` + mustJSON(reqMeta(elicitCaps, nil)) + `,"name":"transfer","arguments":{"to":"bob","amount":10}}}`)
+	m, _ := c.response("1")
+	state, _ := wantResult(t, m)["requestState"].(string)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":` + mustJSON(reqMeta(elicitCaps, nil)) + `,"name":"transfer","arguments":{ "amount" : 10 , "to" : "bob" },"inputResponses":` + mustJSON(answers) + `,"requestState":"` + state + `"}}`)
+	if m, _ = c.response("2"); !strings.HasPrefix(m.text(), "transferred") {
+		t.Errorf("reordered arguments: %s", m)
+	}
+	c.finish()
+}
