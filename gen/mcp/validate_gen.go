@@ -330,7 +330,16 @@ func (x *ClientCapabilities) Validate() error {
 	return c.Err()
 }
 
-func (x *ClientCapabilities) validate(c *wire.Checker, p *wire.Path) {}
+func (x *ClientCapabilities) validate(c *wire.Checker, p *wire.Path) {
+	if x.Experimental != nil {
+		fp := p.Member("experimental")
+		c.RawValues(&fp, x.Experimental, wire.KindObject)
+	}
+	if x.Extensions != nil {
+		fp := p.Member("extensions")
+		c.RawValues(&fp, x.Extensions, wire.KindObject)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ClientCapabilitiesElicitation) Validate() error {
@@ -851,6 +860,10 @@ func (x *DiscoverResult) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("cacheScope")
 		x.CacheScope.validate(c, &fp)
+	}
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("capabilities")
+		x.Capabilities.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x40) == 0 {
 		fp := p.Member("ttlMs")
@@ -2337,6 +2350,10 @@ func (x *MissingRequiredClientCapabilityErrorErrorData) validate(c *wire.Checker
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "requiredCapabilities")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("requiredCapabilities")
+		x.RequiredCapabilities.validate(c, &fp)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -2978,6 +2995,10 @@ func (x *RequestMetaObject) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "io.modelcontextprotocol/protocolVersion")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("io.modelcontextprotocol/clientCapabilities")
+		x.ClientCapabilities.validate(c, &fp)
+	}
 	if x.ClientInfo != nil {
 		fp := p.Member("io.modelcontextprotocol/clientInfo")
 		x.ClientInfo.validate(c, &fp)
@@ -3408,7 +3429,16 @@ func (x *ServerCapabilities) Validate() error {
 	return c.Err()
 }
 
-func (x *ServerCapabilities) validate(c *wire.Checker, p *wire.Path) {}
+func (x *ServerCapabilities) validate(c *wire.Checker, p *wire.Path) {
+	if x.Experimental != nil {
+		fp := p.Member("experimental")
+		c.RawValues(&fp, x.Experimental, wire.KindObject)
+	}
+	if x.Extensions != nil {
+		fp := p.Member("extensions")
+		c.RawValues(&fp, x.Extensions, wire.KindObject)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ServerCapabilitiesPrompts) Validate() error {

@@ -160,6 +160,35 @@ func TestRawMembers(t *testing.T) {
 	}
 }
 
+// RawValues checks the kind of every member of a verbatim object.
+func TestRawValues(t *testing.T) {
+	var root *Path
+	p := root.Member("extensions")
+	for in, want := range map[string][]string{
+		`{}`:                        nil,
+		`{"a":{},"b":{"x":[1]}}`:    nil,
+		`{"a":{},"b":[],"c d":"x"}`: {"extensions.b: expected object, got array", `extensions["c d"]: expected object, got string`},
+		`{"n":null}`:                {"extensions.n: expected object, got null"},
+	} {
+		var c Checker
+		c.RawValues(&p, Raw(in), KindObject)
+		var got []string
+		if err := c.Err(); err != nil {
+			for _, v := range err.(*ValidationError).Violations {
+				got = append(got, v.String())
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", in, diff)
+		}
+	}
+	var c Checker
+	c.RawValues(&p, nil, KindObject)
+	if c.Err() != nil {
+		t.Fatal("absent value")
+	}
+}
+
 // BestFit keeps the variants missing the fewest required members, then
 // those with the fewest undeclared members present, then those requiring
 // the most; ties are all kept.

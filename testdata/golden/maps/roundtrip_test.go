@@ -79,6 +79,8 @@ func TestFreeFormVerbatim(t *testing.T) {
 		{`{"labels":{},"inputSchema":{"type":5}}`, "inputSchema.type: expected string, got number"},
 		{`{"inputSchema":{"type":"object"}}`, "labels: required member is missing"},
 		{`{"labels":{},"inputSchema":{"type":"object"},"limits":{"a":{}}}`, "limits.a.max: required member is missing"},
+		// extensions keeps its members verbatim, yet each must be an object.
+		{`{"labels":{},"inputSchema":{"type":"object"},"extensions":{"a":{},"io.x/y":5}}`, `extensions["io.x/y"]: expected object, got number`},
 	} {
 		var s Settings
 		if err := wire.Decode([]byte(tc.in), &s); err != nil {

@@ -77,7 +77,7 @@ func needsValidation(types []*plan.Type) map[*plan.Type]bool {
 	needs := map[*plan.Type]bool{}
 	var valueNeeds func(v *plan.Value) bool
 	valueNeeds = func(v *plan.Value) bool {
-		if !v.Checks.Empty() || len(v.Members) > 0 {
+		if !v.Checks.Empty() || len(v.Members) > 0 || v.ValuesKind != 0 {
 			return true
 		}
 		u := plan.Underlying(v)
@@ -87,7 +87,7 @@ func needsValidation(types []*plan.Type) map[*plan.Type]bool {
 		case plan.List, plan.Dict:
 			return !u.Checks.Empty() || valueNeeds(u.Elem)
 		case plan.Raw:
-			return len(u.Members) > 0
+			return len(u.Members) > 0 || u.ValuesKind != 0
 		}
 		return !u.Checks.Empty()
 	}
@@ -126,7 +126,7 @@ type validators struct {
 }
 
 func (v *validators) valueNeeds(val *plan.Value) bool {
-	if !val.Checks.Empty() || len(val.Members) > 0 {
+	if !val.Checks.Empty() || len(val.Members) > 0 || val.ValuesKind != 0 {
 		return true
 	}
 	u := plan.Underlying(val)
@@ -136,7 +136,7 @@ func (v *validators) valueNeeds(val *plan.Value) bool {
 	case plan.List, plan.Dict:
 		return !u.Checks.Empty() || v.valueNeeds(u.Elem)
 	}
-	return !u.Checks.Empty() || len(u.Members) > 0
+	return !u.Checks.Empty() || len(u.Members) > 0 || u.ValuesKind != 0
 }
 
 func (v *validators) structBody(t *plan.Type) []jen.Code {
@@ -290,6 +290,9 @@ func (v *validators) checks(val *plan.Value, x *jen.Statement, p jen.Code) []jen
 			body = append(body, jen.Id("c").Dot("Length").Call(p, jen.Lit("items"), jen.Len(cl(x)), count(c.MinItems), count(c.MaxItems)))
 		}
 	case plan.Raw:
+		if u.ValuesKind != 0 {
+			body = append(body, jen.Id("c").Dot("RawValues").Call(p, cl(x), kindConst(u.ValuesKind)))
+		}
 		if len(u.Members) > 0 {
 			v.members++
 			name := fmt.Sprintf("rawMembers%d", v.members)

@@ -236,7 +236,13 @@ func (p *planner) valueAs(s *schema.Schema, hint string, into *Type) (*Value, er
 		return &Value{Kind: Raw}, nil
 	}
 	if k, ok := p.rawKind(s); ok {
-		return &Value{Kind: Raw, RawKind: k}, nil
+		v := &Value{Kind: Raw, RawKind: k}
+		if k == wire.KindObject && s.AdditionalProperties != nil {
+			// {additionalProperties: JSONObject} (experimental, extensions):
+			// kept verbatim, but every member must still be an object.
+			v.ValuesKind = compoundKind(s.AdditionalProperties.Resolve())
+		}
+		return v, nil
 	}
 	if len(s.AnyOf) > 0 || len(s.OneOf) > 0 {
 		t, err := p.union(s, hint, into)
@@ -352,6 +358,23 @@ func jsonType(lit []byte) string {
 		return "number"
 	}
 	return "integer"
+}
+
+// compoundKind is the JSON kind s admits when that is exactly one of
+// object or array, else KindInvalid.
+func compoundKind(s *schema.Schema) wire.Kind {
+	if len(s.AnyOf)+len(s.OneOf) > 0 {
+		return wire.KindInvalid
+	}
+	if t := inferTypes(s); len(t) == 1 {
+		switch t[0] {
+		case "object":
+			return wire.KindObject
+		case "array":
+			return wire.KindArray
+		}
+	}
+	return wire.KindInvalid
 }
 
 func checksOf(s *schema.Schema) Checks {

@@ -114,6 +114,10 @@ type Value struct {
 	Type    *Type     // for Named
 	Elem    *Value    // for List and Dict
 	Checks  Checks
+	// ValuesKind: for a Raw object, the JSON kind every member value must
+	// have (KindInvalid: any), checked by the validator on the verbatim
+	// bytes.
+	ValuesKind wire.Kind
 	// Members: for a Raw object that declares scalar members beside
 	// allowing any others (Tool.inputSchema), the declared members, checked
 	// on the verbatim bytes by the validator.
