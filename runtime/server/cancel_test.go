@@ -10,7 +10,7 @@ import (
 
 // blockTool registers "block": it announces its context on started, then
 // waits for the context to end or for release; with finishAnyway it
-// returns a result even after a cancellation.
+// reports progress and returns a result even after a cancellation.
 func blockTool(t *testing.T, s *Server, started chan<- context.Context, release <-chan struct{}, finishAnyway bool) {
 	t.Helper()
 	toolFunc(t, s, "block", func(ctx context.Context, req *ToolRequest) (*mcp.CallToolResult, error) {
@@ -22,6 +22,7 @@ func blockTool(t *testing.T, s *Server, started chan<- context.Context, release 
 			if !finishAnyway {
 				return nil, ctx.Err()
 			}
+			req.Progress(2, 0, "still going") // must not reach the client (CAN-3)
 			<-release
 		}
 		return TextResult("finished"), nil

@@ -234,6 +234,10 @@ func startStdio(t *testing.T, s *Server) *stdioClient {
 	t.Cleanup(func() {
 		c.cancel()
 		c.closeInput()
+		go func() { // unblock the server's writes if nobody reads any more
+			for range c.out {
+			}
+		}()
 		select {
 		case <-c.done:
 		case <-time.After(waitFor):

@@ -48,9 +48,10 @@ func wantNote(t *testing.T, m msg, method string, sid any) {
 	}
 }
 
-// TestSUB3_AckFirst checks, on stdio, the acknowledgement comes first and
-// every later notification from Go code (AddTool, RemoveTool, AddPrompt,
-// AddResource, NotifyResourceUpdated incl. sub-resources) carries the
+// TestSUB3_AckFirst: on a stdio and an HTTP listen stream open at once,
+// the acknowledgement comes first and every later notification triggered
+// from Go code (Add/Remove of tools, prompts and resources, Notify*ListChanged,
+// NotifyResourceUpdated incl. sub-resources) reaches both, carrying the
 // listen id with its JSON type (SUB-5, ID-5, SUB-9).
 func TestSUB3_AckFirst(t *testing.T) {
 	for _, id := range []any{7, "listen-1", "7"} {
@@ -63,6 +64,9 @@ func TestSUB3_AckFirst(t *testing.T) {
 			c := startStdio(t, s)
 			c.send(request(id, "subscriptions/listen", listenParams(allChanges)))
 			wantAck(t, c.next(), sid, allChanges)
+			// The same listen over HTTP (another connection may reuse the id).
+			st := startHTTP(t, s, nil).open(request(id, "subscriptions/listen", listenParams(allChanges)), nil)
+			wantAck(t, st.next(), sid, allChanges)
 
 			triggers := []struct {
 				do     func()
@@ -78,6 +82,10 @@ func TestSUB3_AckFirst(t *testing.T) {
 				{func() {
 					must(t, s.AddResource(mcp.Resource{URI: "file:///r2", Name: "r2"}, func(context.Context, *ResourceRequest) ([]mcp.ReadResourceResultContentsItem, error) { return nil, nil }))
 				}, "notifications/resources/list_changed", ""},
+				{func() { s.RemoveResource("file:///r2") }, "notifications/resources/list_changed", ""},
+				{s.NotifyToolListChanged, "notifications/tools/list_changed", ""},
+				{s.NotifyPromptListChanged, "notifications/prompts/list_changed", ""},
+				{s.NotifyResourceListChanged, "notifications/resources/list_changed", ""},
 				{func() { s.NotifyResourceUpdated("file:///dir") }, "notifications/resources/updated", "file:///dir"},
 				// Not subscribed: file:///directory is not under file:///dir.
 				// The next trigger's notification must come first.
@@ -86,10 +94,11 @@ func TestSUB3_AckFirst(t *testing.T) {
 			}
 			for _, tr := range triggers {
 				tr.do()
-				m := c.next()
-				wantNote(t, m, tr.method, sid)
-				if tr.uri != "" && m.Params["uri"] != tr.uri {
-					t.Fatalf("updated uri %v, want %s", m.Params["uri"], tr.uri)
+				for _, m := range []msg{c.next(), st.next()} { // every open stream
+					wantNote(t, m, tr.method, sid)
+					if tr.uri != "" && m.Params["uri"] != tr.uri {
+						t.Fatalf("updated uri %v, want %s", m.Params["uri"], tr.uri)
+					}
 				}
 			}
 			c.finish()

@@ -488,3 +488,24 @@ func TestMRTR17_StateBoundToArguments(t *testing.T) {
 	}
 	c.finish()
 }
+
+// TestMRTR7_ExtraAndMissingAnswers: answers nobody asked for are ignored;
+// a retry without the needed answer gets a fresh input_required, not an
+// error.
+func TestMRTR7_ExtraAndMissingAnswers(t *testing.T) {
+	s := mrtrServer(t, nil)
+	p := paramsCaps(elicitCaps, obj{"name": "ask"})
+	forEachTransport(t, s, func(t *testing.T, call caller) {
+		_, state := firstRound(t, call, 1, "tools/call", p)
+		_, m := call(2, "tools/call", retry(p, obj{"unrelated": obj{"action": "cancel"}}, state))
+		r := wantResult(t, m)
+		if r["resultType"] != "input_required" || keys(r["inputRequests"]) != "who" {
+			t.Fatalf("retry without the answer: %s, want a fresh input_required", m)
+		}
+		state2, _ := r["requestState"].(string)
+		_, m = call(3, "tools/call", retry(p, obj{"who": accept("name", "Ada"), "unrelated": obj{"action": "cancel"}}, state2))
+		if m.text() != "hello Ada" {
+			t.Errorf("with an extra answer: %s", m)
+		}
+	})
+}
