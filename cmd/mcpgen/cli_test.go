@@ -181,6 +181,12 @@ func cliCases() []cliCase {
 			env:  map[string]string{"MCPGEN_SCHEMA_DIR": "{dir}"},
 			want: []string{"2026-07-28/schema.json: cannot read (MCPGEN_SCHEMA_DIR is ", "): no such file or directory"},
 		},
+		{
+			name: "revision that is a path",
+			args: []string{"-revision", "../2026-07-28", "-out", "{out}"},
+			env:  map[string]string{"MCPGEN_SCHEMA_DIR": "{dir}"},
+			want: []string{`-revision "../2026-07-28" is not a revision name`},
+		},
 	}
 }
 

@@ -44,6 +44,8 @@ func readSchema(path, revision string) (string, []byte, error) {
 		return path, data, nil
 	case revision == "":
 		return "", nil, errors.New("either -schema or -revision is required")
+	case revision != "draft" && !revisionPattern.MatchString(revision):
+		return "", nil, fmt.Errorf("-revision %q is not a revision name (YYYY-MM-DD or draft)", revision)
 	}
 	if dir := os.Getenv("MCPGEN_SCHEMA_DIR"); dir != "" {
 		p := filepath.Join(dir, revision, "schema.json")
