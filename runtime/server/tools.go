@@ -3,11 +3,13 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
 	"reflect"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -95,7 +97,8 @@ func (s *Server) RemoveTool(name string) bool {
 // tool has no InputSchema, one is derived from In once, here (see
 // SchemaFor). At call time the arguments are checked against the schema,
 // then decoded: with In's own DecodeJSON when it has one (generated types
-// do), else with encoding/json.
+// do), else with encoding/json, and checked with In's Validate method when
+// it has one. Arguments that fail any of this are an isError result.
 func AddTypedTool[In any](s *Server, def mcp.Tool, h func(ctx context.Context, req *ToolRequest, in In) (*mcp.CallToolResult, error)) error {
 	if def.InputSchema == nil {
 		sch, err := SchemaFor[In]()
@@ -115,6 +118,9 @@ func AddTypedTool[In any](s *Server, def mcp.Tool, h func(ctx context.Context, r
 			err = wire.Decode(args, d)
 		} else {
 			err = json.Unmarshal(args, &in)
+		}
+		if v, ok := any(&in).(interface{ Validate() error }); ok && err == nil {
+			err = v.Validate() // generated types check their own schema
 		}
 		if err != nil {
 			return ErrorResult("invalid arguments: " + err.Error()), nil
@@ -186,8 +192,11 @@ func (t *tool) checkArguments(args wire.Raw) error {
 // SchemaFor derives a JSON Schema for the Go type T (a struct): one
 // property per exported field, named by its json tag, "required" unless the
 // tag says omitempty/omitzero or the field is a pointer; a
-// `description:"..."` tag adds a description. Reflection runs here, once
-// per registration, never per call.
+// `description:"..."` tag adds a description. Fields of embedded structs
+// are promoted as encoding/json does; time.Time is a date-time string, a
+// type with UnmarshalText a string, and a type with its own UnmarshalJSON
+// (generated types) is left unconstrained for its decoder to check.
+// Reflection runs here, once per registration, never per call.
 func SchemaFor[T any]() (wire.Raw, error) {
 	t := reflect.TypeFor[T]()
 	for t.Kind() == reflect.Pointer {
@@ -200,12 +209,32 @@ func SchemaFor[T any]() (wire.Raw, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s["type"] == nil {
+		s["type"] = "object" // a struct that decodes itself (TOOL-5)
+	}
 	return wire.RawOf(s)
 }
+
+var (
+	timeType            = reflect.TypeFor[time.Time]()
+	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
 
 func schemaOf(t reflect.Type, depth int) (map[string]any, error) {
 	if depth > 16 {
 		return nil, fmt.Errorf("server: type %s nests too deeply for a schema", t)
+	}
+	// Types that decode themselves: their JSON form is theirs to define.
+	if k := t.Kind(); k != reflect.Pointer && k != reflect.Interface {
+		switch pt := reflect.PointerTo(t); {
+		case t == timeType:
+			return map[string]any{"type": "string", "format": "date-time"}, nil
+		case pt.Implements(jsonUnmarshalerType):
+			return map[string]any{}, nil // any value; its decoder checks it
+		case pt.Implements(textUnmarshalerType):
+			return map[string]any{"type": "string"}, nil
+		}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -239,32 +268,8 @@ func schemaOf(t reflect.Type, depth int) (map[string]any, error) {
 	case reflect.Struct:
 		props := map[string]any{}
 		var required []string
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			name, opts := f.Name, ""
-			if tag, ok := f.Tag.Lookup("json"); ok {
-				if tag == "-" {
-					continue
-				}
-				name, opts, _ = cutComma(tag)
-				if name == "" {
-					name = f.Name
-				}
-			}
-			ps, err := schemaOf(f.Type, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			if d := f.Tag.Get("description"); d != "" {
-				ps["description"] = d
-			}
-			props[name] = ps
-			if !containsOpt(opts, "omitempty") && !containsOpt(opts, "omitzero") && f.Type.Kind() != reflect.Pointer {
-				required = append(required, name)
-			}
+		if err := structFields(t, depth, props, &required, true); err != nil {
+			return nil, err
 		}
 		s := map[string]any{"type": "object", "properties": props}
 		if len(required) > 0 {
@@ -273,6 +278,51 @@ func schemaOf(t reflect.Type, depth int) (map[string]any, error) {
 		return s, nil
 	}
 	return nil, fmt.Errorf("server: type %s has no JSON Schema", t)
+}
+
+// structFields adds the members encoding/json reads into struct t: its
+// exported fields and, as encoding/json promotes them, the fields of
+// embedded structs without a json name (optional when embedded through a
+// pointer, which may stay nil).
+func structFields(t reflect.Type, depth int, props map[string]any, required *[]string, mayRequire bool) error {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := cutComma(tag)
+		if f.Anonymous && name == "" {
+			ft, ptr := f.Type, f.Type.Kind() == reflect.Pointer
+			if ptr {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				if err := structFields(ft, depth+1, props, required, mayRequire && !ptr); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		ps, err := schemaOf(f.Type, depth+1)
+		if err != nil {
+			return err
+		}
+		if d := f.Tag.Get("description"); d != "" {
+			ps["description"] = d
+		}
+		props[name] = ps
+		if mayRequire && !containsOpt(opts, "omitempty") && !containsOpt(opts, "omitzero") && f.Type.Kind() != reflect.Pointer {
+			*required = append(*required, name)
+		}
+	}
+	return nil
 }
 
 func cutComma(s string) (string, string, bool) {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
 )
@@ -217,5 +219,95 @@ func TestTOOL5_InvalidToolDefinitions(t *testing.T) {
 	}
 	c := startStdio(t, s)
 	wantError(t, c.roundTrip(1, "tools/list", params(nil)), -32601)
+	c.finish()
+}
+
+type embeddedID struct {
+	ID string `json:"id"`
+}
+
+type EmbeddedKind struct {
+	Kind string `json:"kind"`
+}
+
+type embedArgs struct {
+	embeddedID
+	*EmbeddedKind
+	When time.Time `json:"when"`
+	Name string    `json:"name"`
+}
+
+// TestTOOL5_SchemaForFollowsEncodingJSON: the derived schema describes
+// what encoding/json accepts for the type: fields of embedded structs are
+// promoted (optional when embedded through a pointer), and a time.Time is
+// a string.
+func TestTOOL5_SchemaForFollowsEncodingJSON(t *testing.T) {
+	raw, err := SchemaFor[embedArgs]()
+	must(t, err)
+	var got obj
+	must(t, json.Unmarshal(raw, &got))
+	want := obj{
+		"type": "object",
+		"properties": obj{
+			"id":   obj{"type": "string"},
+			"kind": obj{"type": "string"},
+			"when": obj{"type": "string", "format": "date-time"},
+			"name": obj{"type": "string"},
+		},
+		"required": []any{"id", "when", "name"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("SchemaFor = %s\nwant %s", raw, mustJSON(want))
+	}
+
+	s := New(testInfo, nil)
+	must(t, AddTypedTool(s, mcp.Tool{Name: "embed"}, func(ctx context.Context, req *ToolRequest, in embedArgs) (*mcp.CallToolResult, error) {
+		kind := ""
+		if in.EmbeddedKind != nil {
+			kind = in.Kind
+		}
+		return TextResult(fmt.Sprintf("%s/%s/%d/%s", in.ID, kind, in.When.Year(), in.Name)), nil
+	}))
+	c := startStdio(t, s)
+	m := c.roundTrip(1, "tools/call", params(obj{"name": "embed", "arguments": obj{"id": "a", "kind": "k", "when": "2026-07-28T00:00:00Z", "name": "n"}}))
+	if m.text() != "a/k/2026/n" {
+		t.Errorf("call: %s", m)
+	}
+	m = c.roundTrip(2, "tools/call", params(obj{"name": "embed", "arguments": obj{"kind": "k", "when": "2026-07-28T00:00:00Z", "name": "n"}}))
+	if wantResult(t, m)["isError"] != true {
+		t.Errorf("without the promoted id: %s, want isError", m)
+	}
+	c.finish()
+}
+
+// TestTOOL5_AddTypedToolGeneratedType: a generated type as the arguments
+// type is decoded by its own codec and checked by its own validator.
+func TestTOOL5_AddTypedToolGeneratedType(t *testing.T) {
+	s := New(testInfo, nil)
+	must(t, AddTypedTool(s, mcp.Tool{Name: "arg"}, func(ctx context.Context, req *ToolRequest, in mcp.PromptArgument) (*mcp.CallToolResult, error) {
+		return TextResult(fmt.Sprintf("%s/%v", in.Name, in.Required.Value)), nil
+	}))
+	c := startStdio(t, s)
+	r := wantResult(t, c.roundTrip(0, "tools/list", params(nil)))
+	tools, _ := r["tools"].([]any)
+	if len(tools) != 1 || dig(tools[0], "inputSchema", "type") != "object" {
+		t.Fatalf("tools/list: %v", r)
+	}
+	for i, tc := range []struct {
+		args obj
+		text string // "" = isError
+	}{
+		{obj{"name": "x", "required": true}, "x/true"},
+		{obj{"name": "y"}, "y/false"},
+		{obj{"title": "no name"}, ""},
+		{obj{"name": 5}, ""},
+		{obj{"name": "x", "required": "yes"}, ""},
+	} {
+		m := c.roundTrip(i+1, "tools/call", params(obj{"name": "arg", "arguments": tc.args}))
+		res := wantResult(t, m)
+		if tc.text == "" && res["isError"] != true || tc.text != "" && m.text() != tc.text {
+			t.Errorf("%v: %s, want %q (empty: isError)", tc.args, m, tc.text)
+		}
+	}
 	c.finish()
 }
