@@ -353,3 +353,41 @@ func TestGATE1_CapabilityGating(t *testing.T) {
 		}
 	})
 }
+
+// TestRES4_TemplateMatching: {name} matches one path segment, {+path} the
+// rest of the URI; a URI no template matches is not found (RES-5).
+func TestRES4_TemplateMatching(t *testing.T) {
+	s := New(testInfo, nil)
+	vars := func(ctx context.Context, req *ResourceRequest) ([]mcp.ReadResourceResultContentsItem, error) {
+		return []mcp.ReadResourceResultContentsItem{TextContents(req.URI, "", mustJSON(req.Vars))}, nil
+	}
+	must(t, s.AddResourceTemplate(mcp.ResourceTemplate{URITemplate: "repo://{owner}/{name}/issues", Name: "issues"}, vars))
+	must(t, s.AddResourceTemplate(mcp.ResourceTemplate{URITemplate: "file:///src/{+path}", Name: "src"}, vars))
+	if err := s.AddResourceTemplate(mcp.ResourceTemplate{URITemplate: "x://{?q}", Name: "query"}, vars); err == nil {
+		t.Errorf("a template this server cannot match was accepted")
+	}
+	c := startStdio(t, s)
+	for i, tc := range []struct {
+		uri  string
+		want string // "" = not found
+	}{
+		{"repo://golang/go/issues", `{"name":"go","owner":"golang"}`},
+		{"file:///src/a/b/c.go", `{"path":"a/b/c.go"}`},
+		{"repo://golang/go/x/issues", ""},
+		{"repo://golang/go/issues/1", ""},
+		{"file:///src/", ""},
+	} {
+		m := c.roundTrip(i, "resources/read", params(obj{"uri": tc.uri}))
+		if tc.want == "" {
+			if e := wantError(t, m, -32602); e.data()["uri"] != tc.uri {
+				t.Errorf("%s: %s", tc.uri, m)
+			}
+			continue
+		}
+		contents, _ := wantResult(t, m)["contents"].([]any)
+		if len(contents) != 1 || dig(contents[0], "text") != tc.want {
+			t.Errorf("%s: %s, want vars %s", tc.uri, m, tc.want)
+		}
+	}
+	c.finish()
+}
