@@ -27,7 +27,7 @@ var errCancelled = errors.New("server: request cancelled")
 // the result into e, or returns the error to answer with. errCancelled
 // means: send nothing.
 func (s *Server) serve(ctx context.Context, ex *exchange, m *jsonrpc.Message, e *jx.Encoder) (err error) {
-	if m.Method == "initialize" {
+	if legacyInitialize(m) {
 		return s.legacyInitialize(m.Params)
 	}
 	if v, ok := peekVersion(m.Params); ok && !s.supports(v) {
@@ -72,6 +72,17 @@ func (s *Server) unsupportedVersion(requested string) *wire.Error {
 		e.Str(requested)
 		e.ObjEnd()
 	})
+}
+
+// legacyInitialize reports an initialize request from a pre-2026 client:
+// one without the per-request _meta of this revision. An initialize that
+// carries modern markers is an unknown method like any other (-32601).
+func legacyInitialize(m *jsonrpc.Message) bool {
+	if m.Method != "initialize" {
+		return false
+	}
+	_, modern := peekVersion(m.Params)
+	return !modern
 }
 
 // legacyInitialize answers the initialize request of a pre-2026 client.

@@ -298,7 +298,7 @@ func wantsNotifications(params wire.Raw) bool {
 // checkHeaders enforces the request metadata headers (§5.3.2, HDR-2):
 // present, well-formed and equal to the body, else 400 with -32020.
 func (s *Server) checkHeaders(hdr http.Header, m *jsonrpc.Message) *wire.Error {
-	if m.Method == "initialize" {
+	if legacyInitialize(m) && !s.supports(hdr.Get(mcpheader.ProtocolVersion)) {
 		// Legacy clients send none of these headers on initialize: tell them
 		// which versions are served instead (COMPAT-10).
 		return s.legacyInitialize(m.Params)
