@@ -157,19 +157,21 @@ func subscriptionID(id jsonrpc.ID) mcp.RequestId {
 // down.
 func (s *Server) listen(ctx context.Context, p *mcp.SubscriptionsListenRequestParams) (*mcp.SubscriptionsListenResult, error) {
 	ex := exchangeFrom(ctx)
-	caps := s.capabilities()
+	// Every kind of change can be delivered: a server that has no tools yet
+	// may add some while the stream is open, so the filter is honoured as
+	// asked (SUB-4), not narrowed to what exists now.
 	want := p.Notifications
 	var honored mcp.SubscriptionFilter
-	if want.ToolsListChanged.Value && caps.Tools != nil {
+	if want.ToolsListChanged.Value {
 		honored.ToolsListChanged = wire.Some(true)
 	}
-	if want.PromptsListChanged.Value && caps.Prompts != nil {
+	if want.PromptsListChanged.Value {
 		honored.PromptsListChanged = wire.Some(true)
 	}
-	if want.ResourcesListChanged.Value && caps.Resources != nil {
+	if want.ResourcesListChanged.Value {
 		honored.ResourcesListChanged = wire.Some(true)
 	}
-	if want.ResourceSubscriptions != nil && caps.Resources != nil {
+	if want.ResourceSubscriptions != nil {
 		honored.ResourceSubscriptions = want.ResourceSubscriptions
 	}
 	sid := subscriptionID(ex.id)
