@@ -16,8 +16,9 @@ import (
 // (CACHE-5). The encoded result is stored, so every hit decodes a value of
 // its own.
 type cache struct {
-	on   bool
-	cred string
+	on bool
+	// cred returns the credential in use now (it may change between calls).
+	cred func() string
 	now  func() time.Time
 
 	mu      sync.Mutex
@@ -29,7 +30,7 @@ type cacheEntry struct {
 	expires time.Time
 }
 
-func newCache(on bool, credential string) *cache {
+func newCache(on bool, credential func() string) *cache {
 	return &cache{on: on, cred: credential, now: time.Now, entries: map[string]cacheEntry{}}
 }
 
@@ -39,10 +40,11 @@ func (c *cache) get(method, param string, into wire.Codec) bool {
 	if !c.on {
 		return false
 	}
+	cred := c.cred()
 	c.mu.Lock()
 	e, ok := c.entries[cacheKey(method, param)]
 	if !ok {
-		e, ok = c.entries[cacheKey(method, param)+"\x00"+c.cred]
+		e, ok = c.entries[cacheKey(method, param)+"\x00"+cred]
 	}
 	c.mu.Unlock()
 	if !ok || !c.now().Before(e.expires) {
@@ -63,7 +65,7 @@ func (c *cache) put(method, param string, ttlMs int64, scope mcp.CacheScope, v w
 	}
 	key := cacheKey(method, param)
 	if scope != mcp.CacheScopePublic {
-		key += "\x00" + c.cred
+		key += "\x00" + c.cred()
 	}
 	c.mu.Lock()
 	c.entries[key] = cacheEntry{data: data, expires: c.now().Add(time.Duration(ttlMs) * time.Millisecond)}

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -50,11 +51,13 @@ type Options struct {
 	DisableCache bool
 
 	// OnLog receives notifications/message the server sends for requests
-	// made with WithLogLevel.
+	// made with WithLogLevel. On stdio it runs on the connection's reader:
+	// it must return promptly and must not wait for calls on this Client.
 	OnLog func(p *mcp.LoggingMessageNotificationParams)
 
 	// Header is added to every HTTP request (e.g. Authorization). Private
-	// cache entries are keyed by its Authorization value (CACHE-5).
+	// cache entries are keyed by its Authorization value (CACHE-5). It may
+	// be changed between calls (e.g. to a refreshed token), not during one.
 	Header http.Header
 	// HTTPClient sends HTTP requests. Default: a client without timeout
 	// (listen streams are long-lived; Timeout bounds ordinary requests).
@@ -102,10 +105,9 @@ func newClient(t transport, info mcp.Implementation, opts *Options) *Client {
 		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	c.version.Store(c.opts.Versions[0])
-	credential := ""
-	if c.opts.Header != nil {
-		credential = c.opts.Header.Get("Authorization")
-	}
+	// Read at each use: a Header updated between calls (a new token)
+	// must not see private entries cached under the old one (CACHE-5).
+	credential := func() string { return c.opts.Header.Get("Authorization") }
 	c.cache = newCache(!c.opts.DisableCache, credential)
 	return c
 }
@@ -153,6 +155,13 @@ func (c *Client) meta(o *callOptions) mcp.RequestMetaObject {
 		m.LogLevel = wire.Some(o.logLevel)
 	}
 	for _, kv := range o.meta {
+		switch kv.Key {
+		case "io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities",
+			"io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "progressToken":
+			// Declared members the client writes itself: an Extra copy
+			// would be a duplicate key, which servers reject.
+			continue
+		}
 		m.Extra.Set(kv.Key, kv.Value)
 	}
 	return m
@@ -171,7 +180,9 @@ type callOptions struct {
 	listenNote func(m *jsonrpc.Message)
 }
 
-// WithProgress asks for progress notifications (PROG-1) and passes each to f.
+// WithProgress asks for progress notifications (PROG-1) and passes each to
+// f. On stdio f runs on the connection's reader: it must return promptly
+// and must not wait for calls on the same Client.
 func WithProgress(f func(p *mcp.ProgressNotificationParams)) CallOption {
 	return func(o *callOptions) { o.progress = f }
 }
@@ -293,6 +304,11 @@ func (c *Client) send(ctx context.Context, o *callOptions, method string, p para
 	jsonrpc.WriteRequest(e, id, method, p.EncodeJSON)
 	req := &outbound{id: id, method: method, body: slices.Clone(e.Bytes()), token: o.token, listen: method == mcp.MethodSubscriptionsListen}
 	jx.PutEncoder(e)
+	// Verbatim members (arguments, WithMeta values) are the caller's JSON;
+	// a server could not even tell which request a broken one was.
+	if !json.Valid(req.body) {
+		return fmt.Errorf("client: %s: the request is not valid JSON (check the arguments and WithMeta values)", method)
+	}
 	if c.t.http() {
 		req.header = c.headers(method, name, p)
 	}

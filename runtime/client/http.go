@@ -88,24 +88,25 @@ func (t *httpTransport) do(ctx context.Context, req *outbound, note func(*jsonrp
 		m, derr := jsonrpc.Decode(body)
 		if derr != nil || m.Kind != jsonrpc.KindResult && m.Kind != jsonrpc.KindError {
 			if resp.StatusCode != http.StatusOK {
-				return nil, t.statusError(ctx, resp.StatusCode, body)
+				return nil, t.statusError(ctx, req, resp.StatusCode, body)
 			}
 			return nil, fmt.Errorf("client: %s: the server sent something that is not a JSON-RPC response", req.method)
 		}
 		if resp.StatusCode == http.StatusBadRequest && m.Kind == jsonrpc.KindError &&
-			!isModernError(m.Error) && m.Error.Code != wire.CodeInvalidParams {
+			!isModernError(m.Error) && m.Error.Code != wire.CodeInvalidParams && req.method != legacyProbeMethod {
 			// COMPAT-7: a 400 whose body is not a modern error.
 			return nil, t.c.legacyError(ctx, m.Error)
 		}
 		return m, nil
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-	return nil, t.statusError(ctx, resp.StatusCode, body)
+	return nil, t.statusError(ctx, req, resp.StatusCode, body)
 }
 
-func (t *httpTransport) statusError(ctx context.Context, status int, body []byte) error {
+func (t *httpTransport) statusError(ctx context.Context, req *outbound, status int, body []byte) error {
 	err := &HTTPError{Status: status, Body: string(body)}
-	if status == http.StatusBadRequest {
+	// The initialize probe itself refused is no reason to probe again.
+	if status == http.StatusBadRequest && req.method != legacyProbeMethod {
 		return t.c.legacyError(ctx, err) // COMPAT-7: a 400 that is not a modern error
 	}
 	return err

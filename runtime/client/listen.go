@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"slices"
+	"sync"
 
 	"github.com/go-faster/jx"
 
@@ -20,13 +21,28 @@ import (
 // HTTP closes the response, SUB-10) or when the server ends the stream
 // gracefully; it yields an error when the stream breaks (SUB-12: listen
 // again to resubscribe). Change notifications also invalidate cached
-// results (CACHE-7).
+// results (CACHE-7). Notifications are queued while the loop body runs,
+// so the body may make calls on the same Client.
 func (c *Client) Listen(ctx context.Context, filter mcp.SubscriptionFilter, opts ...CallOption) iter.Seq2[*mcp.ServerNotification, error] {
 	return func(yield func(*mcp.ServerNotification, error) bool) {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
 		o := buildOptions(opts)
-		notes := make(chan *mcp.ServerNotification, 64)
+		// Notifications wait in a queue of their own while the loop body
+		// runs: on stdio they arrive on the connection's one reader, which
+		// must never wait for this loop (the body may well make calls).
+		var (
+			mu    sync.Mutex
+			queue []*mcp.ServerNotification
+			wake  = make(chan struct{}, 1)
+		)
+		take := func() []*mcp.ServerNotification {
+			mu.Lock()
+			defer mu.Unlock()
+			q := queue
+			queue = nil
+			return q
+		}
 		done := make(chan error, 1)
 		go func() {
 			p := &mcp.SubscriptionsListenRequestParams{Notifications: filter}
@@ -38,30 +54,29 @@ func (c *Client) Listen(ctx context.Context, filter mcp.SubscriptionFilter, opts
 					return
 				}
 				c.cache.onNotification(&n)
+				mu.Lock()
+				queue = append(queue, &n)
+				mu.Unlock()
 				select {
-				case notes <- &n:
-				case <-ctx.Done():
+				case wake <- struct{}{}:
+				default:
 				}
 			})
 			done <- err
 		}()
 		for {
 			select {
-			case n := <-notes:
-				if !yield(n, nil) {
-					return
+			case <-wake:
+				for _, n := range take() {
+					if !yield(n, nil) {
+						return
+					}
 				}
 			case err := <-done:
-				for { // deliver what arrived before the end, in order
-					select {
-					case n := <-notes:
-						if !yield(n, nil) {
-							return
-						}
-						continue
-					default:
+				for _, n := range take() { // what arrived before the end, in order
+					if !yield(n, nil) {
+						return
 					}
-					break
 				}
 				if err != nil && ctx.Err() == nil {
 					yield(nil, err)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +25,8 @@ const MaxMessageBytes = 16 << 20
 
 // ProbeTimeout bounds the server/discover probe ConnectCommand sends; a
 // server that does not answer in time is taken for a legacy one (COMPAT-4
-// leaves the length open).
+// leaves the length open). It also bounds (to at most 5 s) the initialize
+// request that then asks a legacy server which version it speaks.
 var ProbeTimeout = 10 * time.Second
 
 // ConnectCommand starts cmd and speaks MCP over its stdin and stdout
@@ -63,7 +65,7 @@ func ConnectCommand(ctx context.Context, cmd *exec.Cmd, info mcp.Implementation,
 func (c *Client) probe(ctx context.Context) error {
 	pctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
 	defer cancel()
-	_, err := c.Discover(pctx)
+	_, err := c.Discover(pctx, WithTimeout(ProbeTimeout)) // not Options.Timeout: a slow start is no legacy sign
 	var rpc *wire.Error
 	var ve *VersionError
 	switch {
@@ -108,12 +110,22 @@ type stdioTransport struct {
 
 type stdioCall struct {
 	resp chan *jsonrpc.Message
+	fail chan error // a response that could not be read
 	note func(*jsonrpc.Message)
 }
 
 func (t *stdioTransport) http() bool { return false }
 
 func (t *stdioTransport) write(b []byte) error {
+	if bytes.ContainsAny(b, "\r\n") {
+		// Only verbatim members can hold line breaks, as whitespace; one
+		// message is one line (STDIO-1).
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, b); err != nil {
+			return err
+		}
+		b = buf.Bytes()
+	}
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
 	if _, err := t.stdin.Write(b); err != nil {
@@ -124,7 +136,7 @@ func (t *stdioTransport) write(b []byte) error {
 }
 
 func (t *stdioTransport) do(ctx context.Context, req *outbound, note func(*jsonrpc.Message)) (*jsonrpc.Message, error) {
-	call := &stdioCall{resp: make(chan *jsonrpc.Message, 1), note: note}
+	call := &stdioCall{resp: make(chan *jsonrpc.Message, 1), fail: make(chan error, 1), note: note}
 	t.mu.Lock()
 	select {
 	case <-t.done:
@@ -151,6 +163,8 @@ func (t *stdioTransport) do(ctx context.Context, req *outbound, note func(*jsonr
 	select {
 	case m := <-call.resp:
 		return m, nil
+	case err := <-call.fail:
+		return nil, err
 	case <-t.done:
 		return nil, t.brokenErr()
 	case <-ctx.Done():
@@ -193,7 +207,7 @@ func (t *stdioTransport) read(r io.Reader) {
 		var line []byte
 		line, err = readLine(br)
 		if errors.Is(err, errTooLong) {
-			t.log.Warn("skipping a server message larger than MaxMessageBytes")
+			t.tooLong(line)
 			continue
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
@@ -211,6 +225,9 @@ func (t *stdioTransport) read(r io.Reader) {
 
 var errTooLong = errors.New("message too long")
 
+// readLine returns the next line without its terminator. A line longer
+// than MaxMessageBytes is skipped: readLine then returns its beginning
+// and errTooLong.
 func readLine(br *bufio.Reader) ([]byte, error) {
 	var buf []byte
 	for {
@@ -222,7 +239,7 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 			if err != nil {
 				return nil, err
 			}
-			return nil, errTooLong
+			return buf, errTooLong
 		}
 		buf = append(buf, chunk...)
 		if errors.Is(err, bufio.ErrBufferFull) {
@@ -230,6 +247,55 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 		}
 		return bytes.TrimRight(buf, "\r\n"), err
 	}
+}
+
+// tooLong handles a skipped oversized message: when it is the response
+// to a pending request (its "id" leads, as usual), that request fails with
+// an error saying so instead of waiting for its timeout.
+func (t *stdioTransport) tooLong(head []byte) {
+	id, ok := headID(head)
+	t.mu.Lock()
+	call := t.pending[id]
+	t.mu.Unlock()
+	if !ok || call == nil {
+		t.log.Warn("skipping a server message larger than MaxMessageBytes")
+		return
+	}
+	select {
+	case call.fail <- fmt.Errorf("client: the server's response is larger than MaxMessageBytes (%d bytes)", MaxMessageBytes):
+	default:
+	}
+}
+
+var errStop = errors.New("stop")
+
+// headID reads the top-level "id" of a message cut short, if it comes
+// before the cut.
+func headID(head []byte) (jsonrpc.ID, bool) {
+	var id jsonrpc.ID
+	found := false
+	d := jx.DecodeBytes(head)
+	_ = d.ObjBytes(func(d *jx.Decoder, key []byte) error {
+		if string(key) != "id" {
+			return d.Skip()
+		}
+		switch d.Next() {
+		case jx.String:
+			s, err := d.Str()
+			if err != nil {
+				return err
+			}
+			id, found = jsonrpc.StringID(s), true
+		case jx.Number:
+			n, err := d.Int64()
+			if err != nil {
+				return err
+			}
+			id, found = jsonrpc.IntID(n), true
+		}
+		return errStop
+	})
+	return id, found
 }
 
 func (t *stdioTransport) dispatch(line []byte) {
