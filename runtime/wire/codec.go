@@ -31,10 +31,12 @@ func Marshal(v EncodeJSONer) ([]byte, error) {
 // DecodeList reads an array into *dst with elem. An empty array leaves a
 // non-nil empty slice, so presence survives a round trip.
 func DecodeList[T any](d *Decoder, dst *[]T, elem func(*T, *Decoder) error) error {
-	s := (*dst)[:0]
-	if s == nil {
-		s = []T{}
-	}
+	// Elements are decoded into a pooled buffer of this element type and
+	// copied once into a slice of the exact length: no repeated growth of
+	// the result, and one allocation per list.
+	pool := listPool[T]()
+	buf := pool.Get().(*[]T)
+	s := (*buf)[:0]
 	err := d.Arr(func(i int) error {
 		var zero T
 		s = append(s, zero)
@@ -43,8 +45,31 @@ func DecodeList[T any](d *Decoder, dst *[]T, elem func(*T, *Decoder) error) erro
 		}
 		return nil
 	})
-	*dst = s
+	out := make([]T, len(s))
+	copy(out, s)
+	clear(s) // the pooled buffer keeps no references into decoded values
+	if cap(s) <= maxPooledList {
+		*buf = s[:0]
+		pool.Put(buf)
+	}
+	*dst = out
 	return err
+}
+
+// maxPooledList bounds the buffers kept for DecodeList.
+const maxPooledList = 4096
+
+// listPools holds one sync.Pool of *[]T per element type T, keyed by the
+// typed nil pointer (*T)(nil).
+var listPools sync.Map
+
+func listPool[T any]() *sync.Pool {
+	key := any((*T)(nil))
+	if p, ok := listPools.Load(key); ok {
+		return p.(*sync.Pool)
+	}
+	p, _ := listPools.LoadOrStore(key, &sync.Pool{New: func() any { return new([]T) }})
+	return p.(*sync.Pool)
 }
 
 // DecodeMap reads an object whose members share one type into *dst,

@@ -2,6 +2,8 @@ package wire
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"errors"
 	"io"
 	"strconv"
@@ -29,12 +31,11 @@ type Decoder struct {
 	jx    jx.Decoder
 	depth int
 
-	// scratch parses numbers (Float64); frames and keys are checkRaw's
-	// stacks of the objects and arrays it is inside and of their member
-	// names, kept to be reused.
-	scratch jx.Decoder
-	frames  []rawFrame
-	keys    []string
+	// buf is the input jx reads; verbatim scans values kept verbatim;
+	// scratch parses numbers (Float64).
+	buf      []byte
+	verbatim verbatim
+	scratch  jx.Decoder
 	// extra indexes the undeclared members of large objects (see
 	// AddMember), so that duplicate detection stays linear.
 	extra map[*Members]map[string]struct{}
@@ -81,10 +82,8 @@ func (d *Decoder) reset(data []byte) {
 	d.scratch.ResetBytes(nil)
 	d.extra = nil
 	// Drop references into the previous input (the Decoder is pooled).
-	clear(d.keys[:cap(d.keys)])
-	d.keys = d.keys[:0]
-	clear(d.frames[:cap(d.frames)])
-	d.frames = d.frames[:0]
+	d.buf = data
+	d.verbatim.reset(nil)
 }
 
 // Finish reports an error unless only whitespace is left.
@@ -206,16 +205,27 @@ func (d *Decoder) Null() error {
 	return nil
 }
 
-// Raw reads any value verbatim.
+// Raw reads any value verbatim, checking its syntax, its depth and that no
+// object in it repeats a member name (verbatim.go), in one pass.
 func (d *Decoder) Raw() (Raw, error) {
 	if d.Next() == KindInvalid {
 		return nil, syntaxError(d.jx.Skip())
+	}
+	budget := MaxDepth - d.depth
+	if head := d.head(); head != nil && *head < len(d.buf) {
+		start := *head
+		end, err := d.verbatim.scan(d.buf, start, budget)
+		if err != nil {
+			return nil, err
+		}
+		*head = end // move jx past the value
+		return Raw(d.buf[start:end:end]), nil
 	}
 	r, err := d.jx.Raw()
 	if err != nil {
 		return nil, syntaxError(err)
 	}
-	if err := d.checkRaw(r, MaxDepth-d.depth); err != nil {
+	if _, err := d.verbatim.scan(r, 0, budget); err != nil {
 		return nil, err
 	}
 	return Raw(r[:len(r):len(r)]), nil
@@ -406,114 +416,33 @@ func (d *Decoder) AddMember(m *Members, key []byte) error {
 	return nil
 }
 
-// checkRaw rejects a verbatim value nested deeper than budget levels or
-// holding an object with two members of the same name: values kept
-// verbatim obey the same rules as the values generated types decode, so
-// that what a proxy re-emits is what was validated.
-//
-// r is syntactically valid JSON (jx checked it while reading it), so one
-// byte-level pass suffices, at about the cost of that jx pass; values
-// without objects and shallower than the budget skip it.
-func (d *Decoder) checkRaw(r []byte, budget int) error {
-	hasObject := bytes.IndexByte(r, '{') >= 0
-	// Fast path: no object (so no member names) and fewer brackets than the
-	// budget (so not too deep).
-	if !hasObject && bytes.Count(r, []byte{'['}) <= budget {
-		return nil
-	}
-	frames := d.frames[:0]
-	defer func() { d.frames = frames[:0] }()
-	keys := d.keys[:0]
-	defer func() { d.keys = keys[:0] }()
-	expectKey := false
-	for i := 0; i < len(r); i++ {
-		if !rawSpecial[r[i]] {
-			continue // whitespace, numbers, literals, ':'
-		}
-		switch c := r[i]; c {
-		case '"':
-			end, escaped := stringEnd(r, i+1)
-			if !expectKey {
-				i = end
-				continue
-			}
-			expectKey = false
-			f := &frames[len(frames)-1]
-			k, err := rawKey(r[i+1:end], escaped)
-			if err != nil {
-				return err
-			}
-			f.key = k
-			if f.set != nil {
-				if _, dup := f.set[k]; dup {
-					return rawDuplicate(frames, k)
-				}
-				f.set[k] = struct{}{}
-			} else {
-				for _, prev := range keys[f.mark:] {
-					if prev == k {
-						return rawDuplicate(frames, k)
-					}
-				}
-				keys = append(keys, k)
-				if len(keys)-f.mark > smallMembers {
-					f.set = make(map[string]struct{}, 2*smallMembers)
-					for _, prev := range keys[f.mark:] {
-						f.set[prev] = struct{}{}
-					}
-				}
-			}
-			i = end
-		case '{', '[':
-			if len(frames) >= budget {
-				return errTooDeep()
-			}
-			frames = append(frames, rawFrame{object: c == '{', mark: len(keys)})
-			expectKey = c == '{'
-		case '}', ']':
-			keys = keys[:frames[len(frames)-1].mark]
-			frames = frames[:len(frames)-1]
-			expectKey = false
-		case ',':
-			f := &frames[len(frames)-1]
-			if f.object {
-				expectKey = true
-			} else {
-				f.index++
-			}
-		}
-	}
-	return nil
-}
-
-// rawSpecial marks the bytes checkRaw acts on.
-var rawSpecial = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true, ',': true}
-
 // stringEnd returns the index of the quote closing the string whose
-// contents start at r[i], and whether the string has escapes.
+// contents start at r[i], and whether the string has escapes. It looks at
+// eight bytes at a time for a quote or a backslash (SWAR).
 func stringEnd(r []byte, i int) (end int, escaped bool) {
-	// Short strings (most member names) are found fastest byte by byte;
-	// long ones (descriptions) with bytes.IndexByte.
-	for j := i; j < len(r) && j < i+16; j++ {
-		switch r[j] {
-		case '"':
-			return j, false
-		case '\\':
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(r); i += 8 {
+		x := binary.LittleEndian.Uint64(r[i:])
+		q, b := x^(ones*'"'), x^(ones*'\\')
+		// A byte of q or b is zero where x holds a quote or a backslash; the
+		// lowest flagged byte is exact.
+		if m := ((q - ones) &^ q | (b - ones) &^ b) & highs; m != 0 {
+			j := i + bits.TrailingZeros64(m)/8
+			if r[j] == '"' {
+				return j, false
+			}
 			return stringEndEscaped(r, j)
 		}
 	}
-	j := i + 16
-	if j >= len(r) {
-		return len(r), false // not reached: r is valid JSON
+	for ; i < len(r); i++ {
+		switch r[i] {
+		case '"':
+			return i, false
+		case '\\':
+			return stringEndEscaped(r, i)
+		}
 	}
-	q := bytes.IndexByte(r[j:], '"')
-	if q < 0 {
-		return len(r), false
-	}
-	if b := bytes.IndexByte(r[j:j+q], '\\'); b >= 0 {
-		return stringEndEscaped(r, j+b)
-	}
-	return j + q, false
+	return len(r), false // not reached for valid JSON
 }
 
 // stringEndEscaped is stringEnd from the backslash at r[j].
@@ -527,15 +456,6 @@ func stringEndEscaped(r []byte, j int) (int, bool) {
 		}
 	}
 	return len(r), true
-}
-
-// rawFrame is an object or array checkRaw is inside.
-type rawFrame struct {
-	object bool
-	mark   int    // start of this object's names in keys
-	key    string // the member being read (objects)
-	index  int    // the element being read (arrays)
-	set    map[string]struct{}
 }
 
 // rawKey returns the member name whose quoted contents are b, unescaped.
@@ -558,16 +478,3 @@ func rawKey(b []byte, escaped bool) (string, error) {
 	return k, nil
 }
 
-// rawDuplicate reports member name k repeated in the innermost object of
-// frames, at that object's path inside the verbatim value.
-func rawDuplicate(frames []rawFrame, k string) error {
-	err := DuplicateKey([]byte(k))
-	for i := len(frames) - 2; i >= 0; i-- {
-		if frames[i].object {
-			err = at(err, frames[i].key, -1)
-		} else {
-			err = at(err, "", frames[i].index)
-		}
-	}
-	return err
-}

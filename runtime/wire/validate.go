@@ -166,32 +166,22 @@ func (c *Checker) RawMembers(p *Path, r Raw, members []RawMember) {
 		return
 	}
 	var found uint64
-	d := decoderPool.Get().(*Decoder)
-	d.reset(r)
-	err := d.Obj(func(key []byte) error {
+	err := eachMember(r, func(name []byte, escaped bool, v []byte) {
 		for i, m := range members {
-			if m.Name != string(key) || i >= 64 {
+			if i >= 64 || !memberIs(name, escaped, m.Name) {
 				continue
 			}
 			found |= 1 << uint(i)
-			mp := p.Member(m.Name)
-			if got := d.Next(); got != m.Kind {
+			if got := Raw(v).Kind(); got != m.Kind {
+				mp := p.Member(m.Name)
 				c.Add(&mp, "expected "+m.Kind.String()+", got "+got.String())
-				return d.Skip()
-			}
-			v, err := d.Raw()
-			if err != nil {
-				return err
-			}
-			if m.Const != "" && string(v) != m.Const && !equalJSONString(v, m.Const) {
+			} else if m.Const != "" && string(v) != m.Const && !equalJSONString(v, m.Const) {
+				mp := p.Member(m.Name)
 				c.Const(&mp, m.Const)
 			}
-			return nil
+			return
 		}
-		return d.Skip()
 	})
-	d.reset(nil)
-	decoderPool.Put(d)
 	if err != nil {
 		c.Add(p, err.Error())
 		return
@@ -210,17 +200,13 @@ func (c *Checker) RawValues(p *Path, r Raw, want Kind) {
 	if r == nil {
 		return
 	}
-	d := decoderPool.Get().(*Decoder)
-	d.reset(r)
-	err := d.Obj(func(key []byte) error {
-		if got := d.Next(); got != want {
-			mp := p.Member(string(key))
+	err := eachMember(r, func(name []byte, escaped bool, v []byte) {
+		if got := Raw(v).Kind(); got != want {
+			k, _ := rawKey(name, escaped)
+			mp := p.Member(k)
 			c.Add(&mp, "expected "+want.String()+", got "+got.String())
 		}
-		return d.jx.Skip()
 	})
-	d.reset(nil)
-	decoderPool.Put(d)
 	if err != nil {
 		c.Add(p, err.Error())
 	}
