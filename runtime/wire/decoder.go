@@ -3,9 +3,9 @@ package wire
 import (
 	"bytes"
 	"encoding/binary"
-	"math/bits"
 	"errors"
 	"io"
+	"math/bits"
 	"strconv"
 	"sync"
 	"unicode/utf8"
@@ -426,7 +426,7 @@ func stringEnd(r []byte, i int) (end int, escaped bool) {
 		q, b := x^(ones*'"'), x^(ones*'\\')
 		// A byte of q or b is zero where x holds a quote or a backslash; the
 		// lowest flagged byte is exact.
-		if m := ((q - ones) &^ q | (b - ones) &^ b) & highs; m != 0 {
+		if m := ((q-ones)&^q | (b-ones)&^b) & highs; m != 0 {
 			j := i + bits.TrailingZeros64(m)/8
 			if r[j] == '"' {
 				return j, false
@@ -477,4 +477,3 @@ func rawKey(b []byte, escaped bool) (string, error) {
 	}
 	return k, nil
 }
-
