@@ -25,21 +25,7 @@ func TestInteropTSServer(t *testing.T) {
 	dir, script := nodetools.Interop(t, "ts-server.mjs")
 	node := nodetools.Node(t)
 	info := mcp.Implementation{Name: "mcpgen-interop", Version: "0.1.0"}
-	opts := func() *client.Options {
-		return &client.Options{
-			Elicit: func(ctx context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResult, error) {
-				return acceptElicitation(ctx, p)
-			},
-			Sample: func(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error) {
-				return &mcp.CreateMessageResult{Role: mcp.RoleAssistant, Model: "go-model",
-					Content: mcp.CreateMessageResultContent{TextContent: &mcp.TextContent{Text: "go-sample-reply"}}}, nil
-			},
-			Roots: func(ctx context.Context) ([]mcp.Root, error) {
-				return []mcp.Root{{URI: "file:///tmp/go-root"}}, nil
-			},
-			DisableCache: true,
-		}
-	}
+	opts := interopOptions
 	t.Run("stdio", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
@@ -81,6 +67,24 @@ func TestInteropTSServer(t *testing.T) {
 		}
 		exercise(ctx, t, c)
 	})
+}
+
+// interopOptions answers every input request with values the servers'
+// tools echo back.
+func interopOptions() *client.Options {
+	return &client.Options{
+		Elicit: func(ctx context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResult, error) {
+			return acceptElicitation(ctx, p)
+		},
+		Sample: func(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Role: mcp.RoleAssistant, Model: "go-model",
+				Content: mcp.CreateMessageResultContent{TextContent: &mcp.TextContent{Text: "go-sample-reply"}}}, nil
+		},
+		Roots: func(ctx context.Context) ([]mcp.Root, error) {
+			return []mcp.Root{{URI: "file:///tmp/go-root"}}, nil
+		},
+		DisableCache: true,
+	}
 }
 
 func textOf(r *mcp.CallToolResult) string {
