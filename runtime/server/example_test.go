@@ -9,9 +9,11 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"time"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/server"
+	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
 // meta is the _meta every request carries: the protocol version and the
@@ -134,4 +136,63 @@ func ExampleAddTypedTool() {
 	// {"properties":{"city":{"description":"City to look up","type":"string"},"days":{"type":"integer"}},"required":["city"],"type":"object"}
 	// {"jsonrpc":"2.0","id":1,"result":{"content":[{"text":"Oslo: sunny for 3 days","type":"text"}],"resultType":"complete"}}
 	// isError: true true
+}
+
+// serveLine serves one request line over stdio and prints the answer.
+func serveLine(s *server.Server, line string) {
+	var out bytes.Buffer
+	if err := s.ServeStdio(context.Background(), strings.NewReader(line+"\n"), &out); err != nil {
+		fmt.Println("error:", err)
+	}
+	fmt.Print(out.String())
+}
+
+// A prompt with a required argument; prompts/get without it is -32602.
+func ExampleServer_AddPrompt() {
+	s := server.New(mcp.Implementation{Name: "prompts", Version: "1"}, &server.Options{OmitServerInfo: true})
+	err := s.AddPrompt(mcp.Prompt{
+		Name:      "review",
+		Arguments: []mcp.PromptArgument{{Name: "code", Required: wire.Some(true)}},
+	}, func(ctx context.Context, req *server.PromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{server.UserMessage("Review: " + req.Arguments["code"])}}, nil
+	})
+	if err != nil {
+		panic(err)
+	}
+	serveLine(s, `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{`+meta+`,"name":"review","arguments":{"code":"x := 1"}}}`)
+	serveLine(s, `{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{`+meta+`,"name":"review"}}`)
+	// Output:
+	// {"jsonrpc":"2.0","id":1,"result":{"messages":[{"content":{"text":"Review: x := 1","type":"text"},"role":"user"}],"resultType":"complete"}}
+	// {"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Missing required argument \"code\" for prompt review"}}
+}
+
+// A fixed resource and a resource template; reads carry the caching hints
+// of Options (ttlMs, cacheScope), and an unknown URI is -32602 with the
+// URI in data.
+func ExampleServer_AddResourceTemplate() {
+	s := server.New(mcp.Implementation{Name: "files", Version: "1"}, &server.Options{OmitServerInfo: true, CacheTTL: time.Minute})
+	err := s.AddResource(mcp.Resource{URI: "file:///README", Name: "readme"},
+		func(ctx context.Context, req *server.ResourceRequest) ([]mcp.ReadResourceResultContentsItem, error) {
+			return []mcp.ReadResourceResultContentsItem{server.TextContents(req.URI, "text/plain", "hello")}, nil
+		})
+	if err != nil {
+		panic(err)
+	}
+	err = s.AddResourceTemplate(mcp.ResourceTemplate{URITemplate: "file:///users/{id}", Name: "user"},
+		func(ctx context.Context, req *server.ResourceRequest) ([]mcp.ReadResourceResultContentsItem, error) {
+			return []mcp.ReadResourceResultContentsItem{server.TextContents(req.URI, "text/plain", "user "+req.Vars["id"])}, nil
+		})
+	if err != nil {
+		panic(err)
+	}
+	read := func(id int, uri string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{%s,"uri":%q}}`, id, meta, uri)
+	}
+	serveLine(s, read(1, "file:///README"))
+	serveLine(s, read(2, "file:///users/42"))
+	serveLine(s, read(3, "file:///nowhere"))
+	// Output:
+	// {"jsonrpc":"2.0","id":1,"result":{"cacheScope":"public","contents":[{"mimeType":"text/plain","text":"hello","uri":"file:///README"}],"resultType":"complete","ttlMs":60000}}
+	// {"jsonrpc":"2.0","id":2,"result":{"cacheScope":"public","contents":[{"mimeType":"text/plain","text":"user 42","uri":"file:///users/42"}],"resultType":"complete","ttlMs":60000}}
+	// {"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Resource not found: file:///nowhere","data":{"uri":"file:///nowhere"}}}
 }
