@@ -128,6 +128,9 @@ func (m *Message) DecodeJSON(d *wire.Decoder) error {
 			return d.Skip() // members JSON-RPC does not define are ignored
 		}
 		if seen&bit != 0 {
+			if bit == 2 {
+				m.ID = ID{} // two ids: neither can be answered to
+			}
 			return wire.DuplicateKey(key)
 		}
 		seen |= bit
