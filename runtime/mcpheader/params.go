@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -62,14 +64,15 @@ func ToolParams(inputSchema []byte) ([]Param, error) {
 				}
 				params = append(params, Param{Header: name, Path: append([]string(nil), path...), Type: t})
 			}
-			for k, v := range n {
+			for _, k := range slices.Sorted(maps.Keys(n)) { // deterministic params and errors
+				v := n[k]
 				if k == "x-mcp-header" {
 					continue
 				}
 				if k == "properties" {
 					if props, ok := v.(map[string]any); ok {
-						for name, sub := range props {
-							if err := walk(sub, append(path, name), reachable); err != nil {
+						for _, name := range slices.Sorted(maps.Keys(props)) {
+							if err := walk(props[name], append(path, name), reachable); err != nil {
 								return err
 							}
 						}
