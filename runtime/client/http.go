@@ -97,6 +97,9 @@ func (t *httpTransport) do(ctx context.Context, req *outbound, note func(*jsonrp
 			// COMPAT-7: a 400 whose body is not a modern error.
 			return nil, t.c.legacyError(ctx, m.Error)
 		}
+		if m.ID.IsValid() && m.ID != req.id {
+			return nil, fmt.Errorf("client: %s: the response answers id %s, not %s", req.method, m.ID, req.id)
+		}
 		return m, nil
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))

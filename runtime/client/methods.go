@@ -200,6 +200,9 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments wire.Raw, 
 		if !known {
 			// The tool's x-mcp-header parameters come from its definition.
 			c.refreshTools(ctx)
+			c.mu.Lock()
+			c.toolKnown[name] = true // listed or not: do not list again for it (XMH-8 covers changes)
+			c.mu.Unlock()
 		}
 	}
 	var res *mcp.CallToolResult
