@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -181,10 +182,10 @@ func (d *Document) merge(a, b *Schema, depth int) (*Schema, error) {
 	m.ExclusiveMinimum = stricter(m.ExclusiveMinimum, b.ExclusiveMinimum, true)
 	m.Maximum = stricter(m.Maximum, b.Maximum, false)
 	m.ExclusiveMaximum = stricter(m.ExclusiveMaximum, b.ExclusiveMaximum, false)
-	m.MinLength = stricterInt(m.MinLength, b.MinLength, true)
-	m.MinItems = stricterInt(m.MinItems, b.MinItems, true)
-	m.MaxLength = stricterInt(m.MaxLength, b.MaxLength, false)
-	m.MaxItems = stricterInt(m.MaxItems, b.MaxItems, false)
+	m.MinLength = stricter(m.MinLength, b.MinLength, true)
+	m.MinItems = stricter(m.MinItems, b.MinItems, true)
+	m.MaxLength = stricter(m.MaxLength, b.MaxLength, false)
+	m.MaxItems = stricter(m.MaxItems, b.MaxItems, false)
 	if m.Description == "" {
 		m.Description = b.Description
 	}
@@ -212,19 +213,9 @@ func (d *Document) mergeSub(a, b *Schema, depth int) (*Schema, error) {
 	return d.flatten(&Schema{Pointer: a.Pointer, AllOf: []*Schema{a, b}}, depth+1)
 }
 
-func stricter(a, b *float64, lower bool) *float64 {
-	switch {
-	case a == nil:
-		return b
-	case b == nil:
-		return a
-	case lower && *b > *a, !lower && *b < *a:
-		return b
-	}
-	return a
-}
-
-func stricterInt(a, b *int, lower bool) *int {
+// stricter returns the tighter of two optional bounds: the larger for a
+// lower bound, the smaller for an upper one.
+func stricter[T cmp.Ordered](a, b *T, lower bool) *T {
 	switch {
 	case a == nil:
 		return b

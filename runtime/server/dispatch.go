@@ -47,6 +47,30 @@ func (s *Server) serve(ctx context.Context, ex *exchange, m *jsonrpc.Message, e 
 	return err
 }
 
+// respond serves m and writes its whole response into e: the result, or
+// the error response, whose error it then returns too (HTTP derives its
+// status from it). errCancelled means nothing is to be sent.
+func (s *Server) respond(ctx context.Context, ex *exchange, m *jsonrpc.Message, e *jx.Encoder) (*wire.Error, error) {
+	e.ObjStart()
+	e.FieldStart("jsonrpc")
+	e.RawStr(`"2.0"`)
+	e.FieldStart("id")
+	m.ID.EncodeJSON(e)
+	e.FieldStart("result")
+	err := s.serve(ctx, ex, m, e)
+	switch {
+	case errors.Is(err, errCancelled):
+		return nil, errCancelled
+	case err != nil:
+		rpc := s.toRPCError(m.Method, err)
+		e.Reset()
+		jsonrpc.WriteError(e, m.ID, rpc)
+		return rpc, nil
+	}
+	e.ObjEnd()
+	return nil, nil
+}
+
 // toRPCError turns a handler error into the JSON-RPC error to send. Errors
 // that are not *wire.Error are logged and answered with a bare -32603, so
 // internals do not leak to the client.
@@ -167,6 +191,41 @@ func notSupported(method, capability string) error {
 	})
 }
 
+// outcome sorts a handler's error for the three methods that may ask for
+// input (MRTR-1): ErrInputRequired becomes the InputRequiredResult to send;
+// other errors are returned as they are.
+func (s *Server) outcome(r *Request, err error) (*mcp.InputRequiredResult, error) {
+	if errors.Is(err, ErrInputRequired) {
+		return s.inputRequired(r)
+	}
+	return nil, err
+}
+
+// listPage returns one page of r's definitions for a paginated method
+// (PAG-1), or -32601 when the capability has nothing registered (GATE-1;
+// resources and templates count together).
+func listPage[T, D any](s *Server, cursor wire.Opt[string], r *registry[T], method, capability string, def func(T) D) ([]D, wire.Opt[string], error) {
+	off, err := decodeCursor(cursor)
+	if err != nil {
+		return nil, wire.Opt[string]{}, err
+	}
+	s.mu.RLock()
+	n := r.len()
+	if capability == "resources" {
+		n = s.resources.len() + s.templates.len()
+	}
+	items, next := r.page(off, s.opts.PageSize)
+	s.mu.RUnlock()
+	if n == 0 {
+		return nil, wire.Opt[string]{}, notSupported(method, capability)
+	}
+	out := make([]D, 0, len(items))
+	for _, it := range items {
+		out = append(out, def(it))
+	}
+	return out, encodeCursor(next), nil
+}
+
 // handler adapts Server to the generated mcp.ServerHandler.
 type handler struct{ s *Server }
 
@@ -187,24 +246,13 @@ func (h handler) Discover(ctx context.Context, p *mcp.RequestParams) (*mcp.Disco
 }
 
 func (h handler) ListTools(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
-	s := h.s
-	off, err := decodeCursor(p.Cursor)
+	tools, next, err := listPage(h.s, p.Cursor, &h.s.tools, mcp.MethodListTools, "tools", func(t *tool) mcp.Tool { return t.def })
 	if err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	if s.tools.len() == 0 {
-		s.mu.RUnlock()
-		return nil, notSupported(mcp.MethodListTools, "tools")
-	}
-	page, next := s.tools.page(off, s.opts.PageSize)
-	s.mu.RUnlock()
-	r := &mcp.ListToolsResult{Tools: make([]mcp.Tool, 0, len(page)), NextCursor: encodeCursor(next),
-		TTLMs: s.ttl(), CacheScope: s.opts.CacheScope, ResultType: "complete", Meta: s.resultMeta()}
-	for _, t := range page {
-		r.Tools = append(r.Tools, t.def)
-	}
-	return r, nil
+	s := h.s
+	return &mcp.ListToolsResult{Tools: tools, NextCursor: next,
+		TTLMs: s.ttl(), CacheScope: s.opts.CacheScope, ResultType: "complete", Meta: s.resultMeta()}, nil
 }
 
 func (h handler) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResultResponseResult, error) {
@@ -235,15 +283,8 @@ func (h handler) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 		return &mcp.CallToolResultResponseResult{CallToolResult: s.stamp(ErrorResult("Invalid arguments for tool " + p.Name + ": " + err.Error()))}, nil
 	}
 	res, err := t.handler(ctx, req)
-	if errors.Is(err, ErrInputRequired) {
-		ir, err := s.inputRequired(req.Request)
-		if err != nil {
-			return nil, err
-		}
-		return &mcp.CallToolResultResponseResult{InputRequiredResult: ir}, nil
-	}
-	if err != nil {
-		return nil, err
+	if ir, err := s.outcome(req.Request, err); ir != nil || err != nil {
+		return &mcp.CallToolResultResponseResult{InputRequiredResult: ir}, err
 	}
 	if res == nil {
 		return nil, fmt.Errorf("tool %q returned no result", p.Name)
@@ -298,24 +339,13 @@ func headerMismatch(msg string) error {
 }
 
 func (h handler) ListPrompts(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
-	s := h.s
-	off, err := decodeCursor(p.Cursor)
+	prompts, next, err := listPage(h.s, p.Cursor, &h.s.prompts, mcp.MethodListPrompts, "prompts", func(x *prompt) mcp.Prompt { return x.def })
 	if err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	if s.prompts.len() == 0 {
-		s.mu.RUnlock()
-		return nil, notSupported(mcp.MethodListPrompts, "prompts")
-	}
-	page, next := s.prompts.page(off, s.opts.PageSize)
-	s.mu.RUnlock()
-	r := &mcp.ListPromptsResult{Prompts: make([]mcp.Prompt, 0, len(page)), NextCursor: encodeCursor(next),
-		TTLMs: s.ttl(), CacheScope: s.opts.CacheScope, ResultType: "complete", Meta: s.resultMeta()}
-	for _, x := range page {
-		r.Prompts = append(r.Prompts, x.def)
-	}
-	return r, nil
+	s := h.s
+	return &mcp.ListPromptsResult{Prompts: prompts, NextCursor: next,
+		TTLMs: s.ttl(), CacheScope: s.opts.CacheScope, ResultType: "complete", Meta: s.resultMeta()}, nil
 }
 
 func (h handler) GetPrompt(ctx context.Context, p *mcp.GetPromptRequestParams) (*mcp.GetPromptResultResponseResult, error) {
@@ -342,15 +372,8 @@ func (h handler) GetPrompt(ctx context.Context, p *mcp.GetPromptRequestParams) (
 	}
 	defer req.finish()
 	res, err := pr.handler(ctx, req)
-	if errors.Is(err, ErrInputRequired) {
-		ir, err := s.inputRequired(req.Request)
-		if err != nil {
-			return nil, err
-		}
-		return &mcp.GetPromptResultResponseResult{InputRequiredResult: ir}, nil
-	}
-	if err != nil {
-		return nil, err
+	if ir, err := s.outcome(req.Request, err); ir != nil || err != nil {
+		return &mcp.GetPromptResultResponseResult{InputRequiredResult: ir}, err
 	}
 	if res == nil {
 		return nil, fmt.Errorf("prompt %q returned no result", p.Name)
@@ -363,45 +386,23 @@ func (h handler) GetPrompt(ctx context.Context, p *mcp.GetPromptRequestParams) (
 }
 
 func (h handler) ListResources(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
-	s := h.s
-	off, err := decodeCursor(p.Cursor)
+	resources, next, err := listPage(h.s, p.Cursor, &h.s.resources, mcp.MethodListResources, "resources", func(x *resource) mcp.Resource { return x.def })
 	if err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	if s.resources.len()+s.templates.len() == 0 {
-		s.mu.RUnlock()
-		return nil, notSupported(mcp.MethodListResources, "resources")
-	}
-	page, next := s.resources.page(off, s.opts.PageSize)
-	s.mu.RUnlock()
-	r := &mcp.ListResourcesResult{Resources: make([]mcp.Resource, 0, len(page)), NextCursor: encodeCursor(next),
-		TTLMs: s.ttl(), CacheScope: s.opts.CacheScope, ResultType: "complete", Meta: s.resultMeta()}
-	for _, x := range page {
-		r.Resources = append(r.Resources, x.def)
-	}
-	return r, nil
+	s := h.s
+	return &mcp.ListResourcesResult{Resources: resources, NextCursor: next,
+		TTLMs: s.ttl(), CacheScope: s.opts.CacheScope, ResultType: "complete", Meta: s.resultMeta()}, nil
 }
 
 func (h handler) ListResourceTemplates(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
-	s := h.s
-	off, err := decodeCursor(p.Cursor)
+	templates, next, err := listPage(h.s, p.Cursor, &h.s.templates, mcp.MethodListResourceTemplates, "resources", func(x *template) mcp.ResourceTemplate { return x.def })
 	if err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	if s.resources.len()+s.templates.len() == 0 {
-		s.mu.RUnlock()
-		return nil, notSupported(mcp.MethodListResourceTemplates, "resources")
-	}
-	page, next := s.templates.page(off, s.opts.PageSize)
-	s.mu.RUnlock()
-	r := &mcp.ListResourceTemplatesResult{ResourceTemplates: make([]mcp.ResourceTemplate, 0, len(page)), NextCursor: encodeCursor(next),
-		TTLMs: s.ttl(), CacheScope: s.opts.CacheScope, ResultType: "complete", Meta: s.resultMeta()}
-	for _, x := range page {
-		r.ResourceTemplates = append(r.ResourceTemplates, x.def)
-	}
-	return r, nil
+	s := h.s
+	return &mcp.ListResourceTemplatesResult{ResourceTemplates: templates, NextCursor: next,
+		TTLMs: s.ttl(), CacheScope: s.opts.CacheScope, ResultType: "complete", Meta: s.resultMeta()}, nil
 }
 
 func (h handler) ReadResource(ctx context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResultResponseResult, error) {
@@ -437,15 +438,8 @@ func (h handler) ReadResource(ctx context.Context, p *mcp.ReadResourceRequestPar
 	}
 	defer req.finish()
 	contents, err := handle(ctx, req)
-	if errors.Is(err, ErrInputRequired) {
-		ir, err := s.inputRequired(req.Request)
-		if err != nil {
-			return nil, err
-		}
-		return &mcp.ReadResourceResultResponseResult{InputRequiredResult: ir}, nil
-	}
-	if err != nil {
-		return nil, err
+	if ir, err := s.outcome(req.Request, err); ir != nil || err != nil {
+		return &mcp.ReadResourceResultResponseResult{InputRequiredResult: ir}, err
 	}
 	if len(contents) == 0 { // RES-5: never an empty list for a resource that is not there
 		return nil, ResourceNotFound(p.URI)

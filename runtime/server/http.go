@@ -218,30 +218,17 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	e := jx.GetEncoder()
 	defer jx.PutEncoder(e)
-	e.ObjStart()
-	e.FieldStart("jsonrpc")
-	e.RawStr(`"2.0"`)
-	e.FieldStart("id")
-	m.ID.EncodeJSON(e)
-	e.FieldStart("result")
-	err = h.s.serve(r.Context(), ex, m, e)
-	if errors.Is(err, errCancelled) {
+	rpc, err := h.s.respond(r.Context(), ex, m, e)
+	if err != nil {
 		out.close()
 		return // the client closed the stream: nothing more (HCAN-1)
 	}
-	if err != nil {
-		rpc := h.s.toRPCError(m.Method, err)
-		e.Reset()
-		jsonrpc.WriteError(e, m.ID, rpc)
-		if !out.started() {
-			out.close()
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(httpStatus(rpc))
-			_, _ = w.Write(e.Bytes())
-			return
-		}
-	} else {
-		e.ObjEnd()
+	if rpc != nil && !out.started() {
+		out.close()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(httpStatus(rpc))
+		_, _ = w.Write(e.Bytes())
+		return
 	}
 	out.final(e.Bytes())
 }

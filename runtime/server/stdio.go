@@ -255,32 +255,20 @@ func (c *stdioConn) serve(ctx context.Context, call *stdioCall, m *jsonrpc.Messa
 	ex := &exchange{id: m.ID, method: m.Method, out: stdioSink{c, call}}
 	e := jx.GetEncoder()
 	defer jx.PutEncoder(e)
-	e.ObjStart()
-	e.FieldStart("jsonrpc")
-	e.RawStr(`"2.0"`)
-	e.FieldStart("id")
-	m.ID.EncodeJSON(e)
-	e.FieldStart("result")
-	err := c.s.serve(ctx, ex, m, e)
+	rpc, err := c.s.respond(ctx, ex, m, e)
 	// The id is free again once the client sees the answer (ID-2): drop it
 	// before writing, so an immediate reuse is not refused as a duplicate.
 	c.forget(m.ID, call)
 	call.mu.Lock()
 	defer call.mu.Unlock()
-	if call.cancelled || errors.Is(err, errCancelled) {
+	if call.cancelled || err != nil {
 		return // nothing more for a cancelled request (CAN-3)
-	}
-	if err != nil {
-		e.Reset()
-		jsonrpc.WriteError(e, m.ID, c.s.toRPCError(m.Method, err))
-	} else {
-		e.ObjEnd()
 	}
 	e.RawStr("\n")
 	c.wmu.Lock()
 	_, _ = c.w.Write(e.Bytes())
 	c.wmu.Unlock()
-	if err == nil && call.listen {
+	if rpc == nil && call.listen {
 		// A listen stream the server ended: besides the result (SUB-11), the
 		// cancellation page wants notifications/cancelled on stdio; we send
 		// both, result first (digest Appendix A1).
