@@ -1,7 +1,8 @@
 #!/bin/sh
-# Runs the side-by-side benchmarks of mcpgen, go-sdk and mcp-go and prints
-# them with benchstat, one column per implementation, then checks the
-# success bars.
+# Runs the side-by-side codec benchmarks of mcpgen, go-sdk and mcp-go and
+# prints them with benchstat, one column per implementation, then checks the
+# success bars. The end-to-end benchmark (BenchmarkE2E) has its own script,
+# run-e2e.sh.
 #
 #   ./run.sh            # -count 6
 #   ./run.sh 10         # -count 10
@@ -11,7 +12,7 @@
 set -eu
 
 COUNT=${1:-${COUNT:-6}}
-BENCH=${BENCH:-.}
+BENCH=${BENCH:-'^Benchmark(Decode|Validate|DecodeValidate|Encode)$'}
 OUT=${OUT:-/tmp/mcpgen-bench.txt}
 
 cd "$(dirname "$0")"
