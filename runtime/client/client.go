@@ -366,12 +366,15 @@ func (c *Client) deliver(o *callOptions, m *jsonrpc.Message) {
 
 // headers mirrors the body into the request metadata headers (§5.3.2).
 func (c *Client) headers(method, name string, p params) http.Header {
-	h := http.Header{}
-	h.Set(mcpheader.ProtocolVersion, c.ProtocolVersion())
-	h.Set(mcpheader.Method, method)
+	h := make(http.Header, 8)
+	// One backing array for the standard headers' values.
+	vals := []string{c.ProtocolVersion(), method, ""}
+	h[canonicalProtocolVersion] = vals[0:1:1]
+	h[canonicalMethod] = vals[1:2:2]
 	switch method {
 	case mcp.MethodCallTool, mcp.MethodGetPrompt, mcp.MethodReadResource:
-		h.Set(mcpheader.Name, mcpheader.Encode(name))
+		vals[2] = mcpheader.Encode(name)
+		h[canonicalName] = vals[2:3:3]
 	}
 	if cp, ok := p.(*mcp.CallToolRequestParams); ok {
 		c.mu.Lock()
@@ -387,6 +390,13 @@ func (c *Client) headers(method, name string, p params) http.Header {
 	}
 	return h
 }
+
+// Canonical forms of the standard header names (HDR-1).
+var (
+	canonicalProtocolVersion = http.CanonicalHeaderKey(mcpheader.ProtocolVersion)
+	canonicalMethod          = http.CanonicalHeaderKey(mcpheader.Method)
+	canonicalName            = http.CanonicalHeaderKey(mcpheader.Name)
+)
 
 // learnTools records the x-mcp-header parameters of listed tools and
 // drops the tools whose annotations are invalid (XMH-6, HTTP only).

@@ -42,6 +42,12 @@ type httpTransport struct {
 func (t *httpTransport) http() bool   { return true }
 func (t *httpTransport) close() error { return nil }
 
+// Header values shared by every request (net/http does not modify them).
+var (
+	contentTypeJSON = []string{"application/json"}
+	acceptBoth      = []string{"application/json, text/event-stream"}
+)
+
 // HTTPError is a non-JSON-RPC answer from the server (e.g. 403, 405, 502).
 type HTTPError struct {
 	Status int
@@ -57,14 +63,16 @@ func (t *httpTransport) do(ctx context.Context, req *outbound, note func(*jsonrp
 	if err != nil {
 		return nil, fmt.Errorf("client: %w", err)
 	}
+	if req.header != nil {
+		hr.Header = req.header // built for this request only
+	}
 	for k, vs := range t.header {
-		hr.Header[k] = vs
+		if _, set := hr.Header[k]; !set {
+			hr.Header[k] = vs
+		}
 	}
-	for k, vs := range req.header {
-		hr.Header[k] = vs
-	}
-	hr.Header.Set("Content-Type", "application/json")
-	hr.Header.Set("Accept", "application/json, text/event-stream") // HTTP-3
+	hr.Header["Content-Type"] = contentTypeJSON
+	hr.Header["Accept"] = acceptBoth // HTTP-3
 	resp, err := t.client.Do(hr)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -78,7 +86,7 @@ func (t *httpTransport) do(ctx context.Context, req *outbound, note func(*jsonrp
 	case ct == "text/event-stream" && resp.StatusCode == http.StatusOK:
 		return t.readStream(ctx, resp.Body, req, note)
 	case ct == "application/json":
-		body, err := io.ReadAll(io.LimitReader(resp.Body, MaxMessageBytes+1))
+		body, err := readBody(resp)
 		if err != nil {
 			return nil, t.broken(ctx, req, err)
 		}
@@ -168,4 +176,17 @@ func (t *httpTransport) readStream(ctx context.Context, body io.Reader, req *out
 			return nil, t.broken(ctx, req, err)
 		}
 	}
+}
+
+// readBody reads a JSON response of at most MaxMessageBytes+1 bytes: into
+// one buffer of the announced length when there is one.
+func readBody(resp *http.Response) ([]byte, error) {
+	if n := resp.ContentLength; n > 0 && n <= MaxMessageBytes {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(resp.Body, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
+	}
+	return io.ReadAll(io.LimitReader(resp.Body, MaxMessageBytes+1))
 }

@@ -30,8 +30,11 @@ func (s *Server) serve(ctx context.Context, ex *exchange, m *jsonrpc.Message, e 
 	if legacyInitialize(m) {
 		return s.legacyInitialize(m.Params)
 	}
-	if v, ok := peekVersion(m.Params); ok && !s.supports(v) {
-		return s.unsupportedVersion(v)
+	if !ex.peeked {
+		ex.peek, ex.peeked = peekParams(m.Method, m.Params), true
+	}
+	if ex.peek.hasVersion && !s.supports(ex.peek.version) {
+		return s.unsupportedVersion(ex.peek.version)
 	}
 	ctx = withExchange(ctx, ex)
 	defer func() {
@@ -105,8 +108,7 @@ func legacyInitialize(m *jsonrpc.Message) bool {
 	if m.Method != "initialize" {
 		return false
 	}
-	_, modern := peekVersion(m.Params)
-	return !modern
+	return !peekParams(m.Method, m.Params).hasVersion
 }
 
 // legacyInitialize answers the initialize request of a pre-2026 client.
@@ -115,35 +117,69 @@ func legacyInitialize(m *jsonrpc.Message) bool {
 // show (COMPAT-10); -32022 also tells a dual-era client it reached a
 // modern server (digest §3.3).
 func (s *Server) legacyInitialize(params wire.Raw) *wire.Error {
-	requested, _ := peekString(params, "protocolVersion")
+	requested, _ := topString(params, "protocolVersion")
 	err := s.unsupportedVersion(requested)
 	err.Message += "; this server supports " + strings.Join(s.opts.Versions, ", ") + " and has no initialize handshake"
 	return err
 }
 
-// peekVersion reads params._meta["io.modelcontextprotocol/protocolVersion"]
-// without decoding the rest.
-func peekVersion(params wire.Raw) (string, bool) {
-	if params == nil {
-		return "", false
+// peeked is what the server reads from a request's params before
+// decoding them: the protocol version (for -32022 and the header check),
+// the name or URI mirrored into Mcp-Name, and whether _meta opts into
+// progress or log notifications (which need an SSE response).
+type peeked struct {
+	version    string
+	hasVersion bool
+	name       string
+	hasName    bool
+	notify     bool
+}
+
+// nameMember is the params member a method mirrors into Mcp-Name.
+func nameMember(method string) string {
+	switch method {
+	case mcp.MethodCallTool, mcp.MethodGetPrompt:
+		return "name"
+	case mcp.MethodReadResource:
+		return "uri"
 	}
-	var v string
-	var found bool
-	d := wire.NewDecoder(params)
+	return ""
+}
+
+// peekParams reads those members in one pass, checking only JSON syntax
+// on the way: params are validated in full when they are decoded.
+func peekParams(method string, params wire.Raw) peeked {
+	var pk peeked
+	if params == nil {
+		return pk
+	}
+	nameKey := nameMember(method)
+	d := wire.GetDecoder(params)
+	defer wire.PutDecoder(d)
 	_ = d.Obj(func(k []byte) error {
-		if string(k) != "_meta" || d.Next() != wire.KindObject {
-			return d.Skip()
-		}
-		return d.Obj(func(k []byte) error {
-			if string(k) != "io.modelcontextprotocol/protocolVersion" || d.Next() != wire.KindString {
-				return d.Skip()
-			}
-			s, err := d.Str()
-			v, found = s, err == nil
+		switch {
+		case string(k) == "_meta" && d.Next() == wire.KindObject:
+			return d.Obj(func(k []byte) error {
+				switch string(k) {
+				case "io.modelcontextprotocol/protocolVersion":
+					if d.Next() == wire.KindString {
+						v, err := d.Str()
+						pk.version, pk.hasVersion = v, err == nil
+						return err
+					}
+				case "progressToken", "io.modelcontextprotocol/logLevel":
+					pk.notify = true
+				}
+				return d.Pass()
+			})
+		case nameKey != "" && string(k) == nameKey && d.Next() == wire.KindString:
+			v, err := d.Str()
+			pk.name, pk.hasName = v, err == nil
 			return err
-		})
+		}
+		return d.Pass()
 	})
-	return v, found
+	return pk
 }
 
 func (s *Server) resultMeta() *mcp.ResultMetaObject {
@@ -267,11 +303,13 @@ func (h handler) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 	case !ok:
 		return nil, &wire.Error{Code: wire.CodeInvalidParams, Message: "Unknown tool: " + p.Name}
 	}
-	req := &ToolRequest{Request: newRequest(ctx, s, mcp.MethodCallTool, &p.Meta), Name: p.Name, Arguments: p.Arguments}
+	req := &ToolRequest{Name: p.Name, Arguments: p.Arguments}
+	req.init(ctx, s, mcp.MethodCallTool, &p.Meta)
 	if err := checkParamHeaders(req.ex, t, p.Arguments); err != nil {
 		return nil, err
 	}
-	if err := s.beginInputs(req.Request, p.Name+"\x00"+argumentsDigest(p.Arguments), p.InputResponses, p.RequestState); err != nil {
+	target := func() string { return p.Name + "\x00" + argumentsDigest(p.Arguments) }
+	if err := s.beginInputs(&req.Request, target, p.InputResponses, p.RequestState); err != nil {
 		return nil, err
 	}
 	defer req.finish()
@@ -283,7 +321,7 @@ func (h handler) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 		return &mcp.CallToolResultResponseResult{CallToolResult: s.stamp(ErrorResult("Invalid arguments for tool " + p.Name + ": " + err.Error()))}, nil
 	}
 	res, err := t.handler(ctx, req)
-	if ir, err := s.outcome(req.Request, err); ir != nil || err != nil {
+	if ir, err := s.outcome(&req.Request, err); ir != nil || err != nil {
 		return &mcp.CallToolResultResponseResult{InputRequiredResult: ir}, err
 	}
 	if res == nil {
@@ -365,14 +403,18 @@ func (h handler) GetPrompt(ctx context.Context, p *mcp.GetPromptRequestParams) (
 			return nil, &wire.Error{Code: wire.CodeInvalidParams, Message: "Missing required argument " + strconv.Quote(a.Name) + " for prompt " + p.Name}
 		}
 	}
-	req := &PromptRequest{Request: newRequest(ctx, s, mcp.MethodGetPrompt, &p.Meta), Name: p.Name, Arguments: p.Arguments}
-	args, _ := json.Marshal(p.Arguments)
-	if err := s.beginInputs(req.Request, p.Name+"\x00"+argumentsDigest(args), p.InputResponses, p.RequestState); err != nil {
+	req := &PromptRequest{Name: p.Name, Arguments: p.Arguments}
+	req.init(ctx, s, mcp.MethodGetPrompt, &p.Meta)
+	target := func() string {
+		args, _ := json.Marshal(p.Arguments)
+		return p.Name + "\x00" + argumentsDigest(args)
+	}
+	if err := s.beginInputs(&req.Request, target, p.InputResponses, p.RequestState); err != nil {
 		return nil, err
 	}
 	defer req.finish()
 	res, err := pr.handler(ctx, req)
-	if ir, err := s.outcome(req.Request, err); ir != nil || err != nil {
+	if ir, err := s.outcome(&req.Request, err); ir != nil || err != nil {
 		return &mcp.GetPromptResultResponseResult{InputRequiredResult: ir}, err
 	}
 	if res == nil {
@@ -432,13 +474,14 @@ func (h handler) ReadResource(ctx context.Context, p *mcp.ReadResourceRequestPar
 	case handle == nil:
 		return nil, ResourceNotFound(p.URI)
 	}
-	req := &ResourceRequest{Request: newRequest(ctx, s, mcp.MethodReadResource, &p.Meta), URI: p.URI, Vars: vars}
-	if err := s.beginInputs(req.Request, p.URI, p.InputResponses, p.RequestState); err != nil {
+	req := &ResourceRequest{URI: p.URI, Vars: vars}
+	req.init(ctx, s, mcp.MethodReadResource, &p.Meta)
+	if err := s.beginInputs(&req.Request, func() string { return p.URI }, p.InputResponses, p.RequestState); err != nil {
 		return nil, err
 	}
 	defer req.finish()
 	contents, err := handle(ctx, req)
-	if ir, err := s.outcome(req.Request, err); ir != nil || err != nil {
+	if ir, err := s.outcome(&req.Request, err); ir != nil || err != nil {
 		return &mcp.ReadResourceResultResponseResult{InputRequiredResult: ir}, err
 	}
 	if len(contents) == 0 { // RES-5: never an empty list for a resource that is not there
@@ -457,7 +500,8 @@ func (h handler) Complete(ctx context.Context, p *mcp.CompleteRequestParams) (*m
 	if c == nil {
 		return nil, notSupported(mcp.MethodComplete, "completions")
 	}
-	req := &CompletionRequest{Request: newRequest(ctx, s, mcp.MethodComplete, &p.Meta), Params: p}
+	req := &CompletionRequest{Params: p}
+	req.init(ctx, s, mcp.MethodComplete, &p.Meta)
 	defer req.finish()
 	res, err := c(ctx, req)
 	if err != nil {
@@ -482,3 +526,14 @@ func (h handler) SubscriptionsListen(ctx context.Context, p *mcp.SubscriptionsLi
 
 // canonical is the canonical form of an HTTP header name.
 func canonical(name string) string { return textproto.CanonicalMIMEHeaderKey(name) }
+
+// topString reads the top-level string member key of params.
+func topString(params wire.Raw, key string) (string, bool) {
+	if params == nil {
+		return "", false
+	}
+	d := wire.GetDecoder(params)
+	defer wire.PutDecoder(d)
+	v, found, err := d.PeekMember(key)
+	return v, found && err == nil
+}

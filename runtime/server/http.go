@@ -150,7 +150,7 @@ func writeJSONError(w http.ResponseWriter, id jsonrpc.ID, err *wire.Error) {
 	e := jx.GetEncoder()
 	defer jx.PutEncoder(e)
 	jsonrpc.WriteError(e, id, err)
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = contentTypeJSON
 	w.WriteHeader(httpStatus(err))
 	_, _ = w.Write(e.Bytes())
 }
@@ -170,12 +170,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSONError403(w)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodyBytes))
+	body, err := readBody(w, r, h.opts.MaxBodyBytes)
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			e := &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: body larger than the limit"}
-			w.Header().Set("Content-Type", "application/json")
+			w.Header()["Content-Type"] = contentTypeJSON
 			w.WriteHeader(http.StatusRequestEntityTooLarge)
 			enc := jx.GetEncoder()
 			jsonrpc.WriteError(enc, jsonrpc.ID{}, e)
@@ -202,13 +202,20 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, jsonrpc.ID{}, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: clients do not send responses in this revision (MSG-4)"})
 		return
 	}
-	if rpcErr := h.s.checkHeaders(r.Header, m); rpcErr != nil {
+	pk := peekParams(m.Method, m.Params)
+	if rpcErr := h.s.checkHeaders(r.Header, m, pk); rpcErr != nil {
 		writeJSONError(w, m.ID, rpcErr)
 		return
 	}
-	ex := &exchange{id: m.ID, method: m.Method, header: r.Header, principal: h.principal(r)}
-	sse := m.Method == mcp.MethodSubscriptionsListen || acceptsSSE(r) && wantsNotifications(m.Params)
-	out := &httpSink{w: w, rc: http.NewResponseController(w), enabled: sse}
+	// The exchange and its sink share one allocation.
+	x := &struct {
+		exchange
+		httpSink
+	}{
+		exchange: exchange{id: m.ID, method: m.Method, header: r.Header, principal: h.principal(r), peek: pk, peeked: true},
+		httpSink: httpSink{w: w, enabled: m.Method == mcp.MethodSubscriptionsListen || acceptsSSE(r) && pk.notify},
+	}
+	ex, out := &x.exchange, &x.httpSink
 	ex.out = out
 	if m.Method == mcp.MethodSubscriptionsListen {
 		// The stream opens with the acknowledgement, so that a listen with
@@ -225,7 +232,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if rpc != nil && !out.started() {
 		out.close()
-		w.Header().Set("Content-Type", "application/json")
+		w.Header()["Content-Type"] = contentTypeJSON
 		w.WriteHeader(httpStatus(rpc))
 		_, _ = w.Write(e.Bytes())
 		return
@@ -233,11 +240,29 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out.final(e.Bytes())
 }
 
+// contentTypeJSON is shared by every JSON response: net/http never
+// modifies header value slices, so one is enough.
+var contentTypeJSON = []string{"application/json"}
+
+// readBody reads a request body of at most max bytes: into one buffer of
+// the announced length when there is one, else growing as it reads.
+func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, max)
+	if n := r.ContentLength; n > 0 && n <= max {
+		buf := make([]byte, n)
+		if _, err := io.ReadFull(body, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
+	}
+	return io.ReadAll(body)
+}
+
 func writeJSONError403(w http.ResponseWriter) {
 	e := jx.GetEncoder()
 	defer jx.PutEncoder(e)
 	jsonrpc.WriteError(e, jsonrpc.ID{}, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Forbidden: origin not allowed"})
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = contentTypeJSON
 	w.WriteHeader(http.StatusForbidden)
 	_, _ = w.Write(e.Bytes())
 }
@@ -262,30 +287,10 @@ func acceptsSSE(r *http.Request) bool {
 	return false
 }
 
-// wantsNotifications reports whether the request opted into progress or
-// log notifications, which only an SSE response can carry (SSE-7).
-func wantsNotifications(params wire.Raw) bool {
-	found := false
-	d := wire.NewDecoder(params)
-	_ = d.Obj(func(k []byte) error {
-		if string(k) != "_meta" || d.Next() != wire.KindObject {
-			return d.Skip()
-		}
-		return d.Obj(func(k []byte) error {
-			switch string(k) {
-			case "progressToken", "io.modelcontextprotocol/logLevel":
-				found = true
-			}
-			return d.Skip()
-		})
-	})
-	return found
-}
-
 // checkHeaders enforces the request metadata headers (§5.3.2, HDR-2):
 // present, well-formed and equal to the body, else 400 with -32020.
-func (s *Server) checkHeaders(hdr http.Header, m *jsonrpc.Message) *wire.Error {
-	if legacyInitialize(m) && !s.supports(hdr.Get(mcpheader.ProtocolVersion)) {
+func (s *Server) checkHeaders(hdr http.Header, m *jsonrpc.Message, pk peeked) *wire.Error {
+	if m.Method == "initialize" && !pk.hasVersion && !s.supports(hdr.Get(mcpheader.ProtocolVersion)) {
 		// Legacy clients send none of these headers on initialize: tell them
 		// which versions are served instead (COMPAT-10).
 		return s.legacyInitialize(m.Params)
@@ -297,8 +302,8 @@ func (s *Server) checkHeaders(hdr http.Header, m *jsonrpc.Message) *wire.Error {
 	if pv == "" {
 		return mismatch(mcpheader.ProtocolVersion + " header is missing")
 	}
-	if bv, ok := peekVersion(m.Params); ok && bv != pv {
-		return mismatch(mcpheader.ProtocolVersion + " header value '" + pv + "' does not match body value '" + bv + "'")
+	if pk.hasVersion && pk.version != pv {
+		return mismatch(mcpheader.ProtocolVersion + " header value '" + pv + "' does not match body value '" + pk.version + "'")
 	}
 	mv := hdr.Get(mcpheader.Method)
 	switch {
@@ -307,14 +312,7 @@ func (s *Server) checkHeaders(hdr http.Header, m *jsonrpc.Message) *wire.Error {
 	case mv != m.Method:
 		return mismatch(mcpheader.Method + " header value '" + mv + "' does not match body value '" + m.Method + "'")
 	}
-	key := ""
-	switch m.Method {
-	case mcp.MethodCallTool, mcp.MethodGetPrompt:
-		key = "name"
-	case mcp.MethodReadResource:
-		key = "uri"
-	}
-	if key != "" {
+	if nameMember(m.Method) != "" {
 		raw, present := hdr[canonical(mcpheader.Name)]
 		if !present {
 			return mismatch(mcpheader.Name + " header is missing")
@@ -323,8 +321,8 @@ func (s *Server) checkHeaders(hdr http.Header, m *jsonrpc.Message) *wire.Error {
 		if err != nil {
 			return mismatch(mcpheader.Name + " header has invalid characters")
 		}
-		if bv, ok := peekString(m.Params, key); ok && bv != nv {
-			return mismatch(mcpheader.Name + " header value '" + nv + "' does not match body value '" + bv + "'")
+		if pk.hasName && pk.name != nv {
+			return mismatch(mcpheader.Name + " header value '" + nv + "' does not match body value '" + pk.name + "'")
 		}
 	}
 	if !s.supports(pv) {
@@ -333,21 +331,11 @@ func (s *Server) checkHeaders(hdr http.Header, m *jsonrpc.Message) *wire.Error {
 	return nil
 }
 
-// peekString reads the top-level string member key of params.
-func peekString(params wire.Raw, key string) (string, bool) {
-	if params == nil {
-		return "", false
-	}
-	d := wire.NewDecoder(params)
-	v, found, err := d.PeekMember(key)
-	return v, found && err == nil
-}
-
 // httpSink writes a request's notifications as SSE events when the
 // response is a stream; a JSON response carries only the final answer.
 type httpSink struct {
 	w       http.ResponseWriter
-	rc      *http.ResponseController
+	rc      *http.ResponseController // made when the stream starts
 	enabled bool
 
 	mu     sync.Mutex
@@ -360,6 +348,7 @@ func (k *httpSink) startLocked() {
 		return
 	}
 	k.isOpen = true
+	k.rc = http.NewResponseController(k.w)
 	h := k.w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
@@ -415,7 +404,7 @@ func (k *httpSink) final(resp []byte) {
 		_ = k.event(resp)
 		return
 	}
-	k.w.Header().Set("Content-Type", "application/json")
+	k.w.Header()["Content-Type"] = contentTypeJSON
 	k.w.WriteHeader(http.StatusOK)
 	_, _ = k.w.Write(resp)
 }

@@ -26,19 +26,21 @@ var ErrInputRequired = errors.New("server: input required from the client")
 // inputs is the multi round-trip side of a tools/call, prompts/get or
 // resources/read request.
 type inputs struct {
-	target    string              // method, tool/prompt name (+ arguments digest) or URI
+	about     func() string       // tool/prompt name and arguments digest, or URI: see beginInputs
+	target    string              // method + about, once computed
 	responses mcp.InputResponses  // answers sent with this retry
 	answered  map[string]wire.Raw // answers from earlier rounds, from requestState
 	state     []byte              // application state from requestState
 	newState  []byte
 	stateSet  bool
 	pending   mcp.InputRequests
+	allowed   bool // the method may ask for input (MRTR-1)
 }
 
 // State returns the application state the handler saved with SetState in
 // the previous round of this request (nil on the first round).
 func (r *Request) State() []byte {
-	if r.in == nil {
+	if !r.in.allowed {
 		return nil
 	}
 	return r.in.state
@@ -48,7 +50,7 @@ func (r *Request) State() []byte {
 // client inside the sealed requestState and comes back on the retry; the
 // client cannot read or alter it.
 func (r *Request) SetState(b []byte) {
-	if r.in != nil {
+	if r.in.allowed {
 		r.in.newState, r.in.stateSet = b, true
 	}
 }
@@ -57,7 +59,7 @@ func (r *Request) SetState(b []byte) {
 // requestState-only InputRequiredResult, e.g. to shed load). Return its
 // error from the handler.
 func (r *Request) RetryLater() error {
-	if r.in == nil {
+	if !r.in.allowed {
 		return errNoInputs(r.Method)
 	}
 	return ErrInputRequired
@@ -99,7 +101,7 @@ func (r *Request) ask(key string, req mcp.InputRequest) error {
 // key, and ErrInputRequired otherwise. A client that did not declare form
 // elicitation gets -32021 (MRTR-4, ELI-2).
 func (r *Request) Elicit(key string, p mcp.ElicitRequestFormParams) (*mcp.ElicitResult, error) {
-	if r.in == nil {
+	if !r.in.allowed {
 		return nil, errNoInputs(r.Method)
 	}
 	el := r.Meta.ClientCapabilities.Elicitation
@@ -112,7 +114,7 @@ func (r *Request) Elicit(key string, p mcp.ElicitRequestFormParams) (*mcp.Elicit
 // ElicitURL sends the user to a URL (URL-mode elicitation, ELI-3); the
 // answer only says whether the user agreed to open it (ELI-7).
 func (r *Request) ElicitURL(key string, p mcp.ElicitRequestURLParams) (*mcp.ElicitResult, error) {
-	if r.in == nil {
+	if !r.in.allowed {
 		return nil, errNoInputs(r.Method)
 	}
 	el := r.Meta.ClientCapabilities.Elicitation
@@ -136,7 +138,7 @@ func (r *Request) elicit(key string, p mcp.ElicitRequestParams) (*mcp.ElicitResu
 // Sample asks the client's model for a completion (deprecated sampling,
 // §7.7). Tools in p need the client's sampling.tools capability (SMP-3).
 func (r *Request) Sample(key string, p mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error) {
-	if r.in == nil {
+	if !r.in.allowed {
 		return nil, errNoInputs(r.Method)
 	}
 	sm := r.Meta.ClientCapabilities.Sampling
@@ -158,7 +160,7 @@ func (r *Request) Sample(key string, p mcp.CreateMessageRequestParams) (*mcp.Cre
 
 // Roots asks the client for its roots (deprecated, §7.8).
 func (r *Request) Roots(key string) (*mcp.ListRootsResult, error) {
-	if r.in == nil {
+	if !r.in.allowed {
 		return nil, errNoInputs(r.Method)
 	}
 	if r.Meta.ClientCapabilities.Roots == nil {
@@ -306,26 +308,36 @@ func argumentsDigest(raw []byte) string {
 }
 
 // beginInputs prepares the multi round-trip side of a request: it opens
-// the requestState of a retry and collects the answers.
-func (s *Server) beginInputs(r *Request, target string, responses mcp.InputResponses, state wire.Opt[string]) error {
-	in := &inputs{target: r.Method + "\x00" + target, responses: responses}
+// the requestState of a retry and collects the answers. target names what
+// the request is about (tool or prompt name and arguments, or URI); it is
+// only computed when a state is opened or sealed.
+func (s *Server) beginInputs(r *Request, about func() string, responses mcp.InputResponses, state wire.Opt[string]) error {
+	r.in = inputs{responses: responses, about: about, allowed: true}
+	in := &r.in
 	if state.Set {
-		st, err := s.sealer.open(state.Value, in.target, r.ex.principal)
+		st, err := s.sealer.open(state.Value, r.target(), r.ex.principal)
 		if err != nil {
 			return err
 		}
 		in.state, in.answered = st.App, st.Answered
 	}
-	r.in = in
 	return nil
+}
+
+// target binds a requestState to this request: method, then what about.
+func (r *Request) target() string {
+	if r.in.target == "" {
+		r.in.target = r.Method + "\x00" + r.in.about()
+	}
+	return r.in.target
 }
 
 // inputRequired builds the InputRequiredResult for a handler that returned
 // ErrInputRequired: the inputs it asked for and a sealed requestState that
 // carries its state and every answer so far.
 func (s *Server) inputRequired(r *Request) (*mcp.InputRequiredResult, error) {
-	in := r.in
-	st := &sealedState{Target: in.target, Principal: principalDigest(r.ex.principal), App: in.state}
+	in := &r.in
+	st := &sealedState{Target: r.target(), Principal: principalDigest(r.ex.principal), App: in.state}
 	if in.stateSet {
 		st.App = in.newState
 	}

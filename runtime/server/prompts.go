@@ -10,7 +10,7 @@ import (
 
 // PromptRequest is a prompts/get request.
 type PromptRequest struct {
-	*Request
+	Request
 	// Name is the prompt's name.
 	Name string
 	// Arguments are the prompt's arguments; every argument the prompt

@@ -19,6 +19,8 @@ type exchange struct {
 	out       sink
 	header    http.Header // HTTP request headers; nil on stdio
 	principal string      // who is asking (binds requestState, MRTR-17)
+	peek      peeked      // members read before dispatch, once peeked is set
+	peeked    bool
 }
 
 // sink carries request-scoped notifications (progress, log messages) on
@@ -66,12 +68,12 @@ type Request struct {
 	lastProgress float64
 	done         bool
 
-	in *inputs // multi round-trip state; nil where inputs are not allowed
+	in inputs // multi round-trip state (in.allowed: tools/call, prompts/get, resources/read)
 }
 
-func newRequest(ctx context.Context, s *Server, method string, meta *mcp.RequestMetaObject) *Request {
+func (r *Request) init(ctx context.Context, s *Server, method string, meta *mcp.RequestMetaObject) {
 	ex := exchangeFrom(ctx)
-	return &Request{ID: ex.id, Method: method, Meta: meta, srv: s, ex: ex}
+	r.ID, r.Method, r.Meta, r.srv, r.ex = ex.id, method, meta, s, ex
 }
 
 // ClientCapabilities returns what the client declared on this request.

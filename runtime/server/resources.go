@@ -14,7 +14,7 @@ import (
 
 // ResourceRequest is a resources/read request.
 type ResourceRequest struct {
-	*Request
+	Request
 	// URI is the resource read.
 	URI string
 	// Vars holds the values of a resource template's variables for the URI
@@ -150,7 +150,7 @@ func BlobContents(uri, mimeType string, data []byte) mcp.ReadResourceResultConte
 
 // CompletionRequest is a completion/complete request.
 type CompletionRequest struct {
-	*Request
+	Request
 	Params *mcp.CompleteRequestParams
 }
 

@@ -20,7 +20,7 @@ import (
 
 // ToolRequest is a tools/call request.
 type ToolRequest struct {
-	*Request
+	Request
 	// Name is the tool's name.
 	Name string
 	// Arguments are the call's arguments, verbatim (nil when absent). They
@@ -37,6 +37,7 @@ type tool struct {
 	def     mcp.Tool
 	handler ToolHandler
 	schema  *jsonschema.Schema // compiled inputSchema
+	flat    *flatSchema        // nil unless the schema is flat (arguments.go)
 	params  []mcpheader.Param  // x-mcp-header arguments
 }
 
@@ -76,7 +77,7 @@ func (s *Server) AddTool(def mcp.Tool, h ToolHandler) error {
 		return fmt.Errorf("server: tool %q: %w", def.Name, err)
 	}
 	s.mu.Lock()
-	s.tools.put(def.Name, &tool{def: def, handler: h, schema: sch, params: params})
+	s.tools.put(def.Name, &tool{def: def, handler: h, schema: sch, flat: newFlatSchema(def.InputSchema), params: params})
 	s.mu.Unlock()
 	s.hub.publish(changeTools, "")
 	return nil
@@ -181,6 +182,9 @@ func compileSchema(url string, raw wire.Raw) (*jsonschema.Schema, error) {
 func (t *tool) checkArguments(args wire.Raw) error {
 	if args == nil {
 		args = wire.Raw("{}")
+	}
+	if t.flat != nil && t.flat.accepts(args) {
+		return nil
 	}
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
 	if err != nil {

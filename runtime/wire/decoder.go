@@ -67,6 +67,30 @@ func DecodeOwned(data []byte, v DecodeJSONer) error {
 	return err
 }
 
+// GetDecoder returns a pooled Decoder over data (see NewDecoder); return
+// it with PutDecoder once nothing decoded from it needs the Decoder.
+func GetDecoder(data []byte) *Decoder {
+	d := decoderPool.Get().(*Decoder)
+	d.reset(data)
+	return d
+}
+
+// PutDecoder returns d to the pool. Decoded values stay valid: they share
+// data's memory, not the Decoder's.
+func PutDecoder(d *Decoder) {
+	d.reset(nil)
+	decoderPool.Put(d)
+}
+
+// Pass consumes the next value checking only its JSON syntax: for looking
+// at a few members of a message before decoding it for real.
+func (d *Decoder) Pass() error {
+	if err := d.jx.Skip(); err != nil {
+		return syntaxError(err)
+	}
+	return nil
+}
+
 // NewDecoder returns a Decoder over data, which it takes ownership of:
 // data must not be modified while decoded values are in use. The caller
 // checks UTF-8 validity (see Decode).
