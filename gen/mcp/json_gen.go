@@ -13486,7 +13486,7 @@ func (x *Tool) DecodeJSON(d *wire.Decoder) error {
 				return wire.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
-			x.InputSchema, err = d.RawKind(wire.KindObject)
+			x.InputSchema, x.checkedInputSchema, err = d.RawChecked(rawMembersToolInputSchema)
 		case "name":
 			if seen[0]&uint64(0x20) != 0 {
 				return wire.DuplicateKey(key)
@@ -13498,7 +13498,7 @@ func (x *Tool) DecodeJSON(d *wire.Decoder) error {
 				return wire.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x40)
-			x.OutputSchema, err = d.RawKind(wire.KindObject)
+			x.OutputSchema, x.checkedOutputSchema, err = d.RawChecked(rawMembersToolOutputSchema)
 		case "title":
 			if seen[0]&uint64(0x80) != 0 {
 				return wire.DuplicateKey(key)

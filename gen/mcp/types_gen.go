@@ -3347,6 +3347,12 @@ type Tool struct {
 	// missing records required members absent from decoded input, so that
 	// Validate reports them and encoding does not invent them.
 	missing [1]uint64
+	// checkedInputSchema is InputSchema as decoded, when its declared members passed the
+	// check made while scanning it; Validate trusts InputSchema while it is still that slice.
+	checkedInputSchema wire.Raw
+	// checkedOutputSchema is OutputSchema as decoded, when its declared members passed the
+	// check made while scanning it; Validate trusts OutputSchema while it is still that slice.
+	checkedOutputSchema wire.Raw
 }
 
 // ToolAnnotations is the schema definition "ToolAnnotations".

@@ -3938,7 +3938,7 @@ func (x *Tool) Validate() error {
 	return c.Err()
 }
 
-var rawMembers1 = []wire.RawMember{{
+var rawMembersToolInputSchema = []wire.RawMember{{
 	Kind: wire.KindString,
 	Name: "$schema",
 }, {
@@ -3947,7 +3947,7 @@ var rawMembers1 = []wire.RawMember{{
 	Name:     "type",
 	Required: true,
 }}
-var rawMembers2 = []wire.RawMember{{
+var rawMembersToolOutputSchema = []wire.RawMember{{
 	Kind: wire.KindString,
 	Name: "$schema",
 }}
@@ -3967,12 +3967,16 @@ func (x *Tool) validate(c *wire.Checker, p *wire.Path) {
 		}
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
-		fp := p.Member("inputSchema")
-		c.RawMembers(&fp, x.InputSchema, rawMembers1)
+		if !wire.Same(x.InputSchema, x.checkedInputSchema) {
+			fp := p.Member("inputSchema")
+			c.RawMembers(&fp, x.InputSchema, rawMembersToolInputSchema)
+		}
 	}
 	if x.OutputSchema != nil {
-		fp := p.Member("outputSchema")
-		c.RawMembers(&fp, x.OutputSchema, rawMembers2)
+		if !wire.Same(x.OutputSchema, x.checkedOutputSchema) {
+			fp := p.Member("outputSchema")
+			c.RawMembers(&fp, x.OutputSchema, rawMembersToolOutputSchema)
+		}
 	}
 }
 

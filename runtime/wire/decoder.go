@@ -255,6 +255,42 @@ func (d *Decoder) Raw() (Raw, error) {
 	return Raw(r[:len(r):len(r)]), nil
 }
 
+// RawChecked reads a verbatim object and checks the members it declares
+// (see Checker.RawMembers) from what the scan saw, without a second pass.
+// checked is r when they pass, nil otherwise; generated types keep it so
+// that Validate trusts r while the member still holds that same slice.
+func (d *Decoder) RawChecked(members []RawMember) (r, checked Raw, err error) {
+	if r, err = d.RawKind(KindObject); err != nil {
+		return nil, nil, err
+	}
+	var found uint64
+	for _, t := range d.verbatim.top {
+		if t.end < t.start || t.end > len(r) {
+			return r, nil, nil
+		}
+		name := r[t.name.start:t.name.end]
+		for i, m := range members {
+			if i < 64 && memberIs(name, t.name.escaped, m.Name) {
+				if !m.accepts(r[t.start:t.end]) {
+					return r, nil, nil
+				}
+				found |= 1 << uint(i)
+			}
+		}
+	}
+	for i, m := range members {
+		if m.Required && i < 64 && found&(1<<uint(i)) == 0 {
+			return r, nil, nil
+		}
+	}
+	return r, r, nil
+}
+
+// Same reports whether a and b are the same slice: same memory, same length.
+func Same(a, b Raw) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+}
+
 // RawKind reads a value of kind k verbatim.
 func (d *Decoder) RawKind(k Kind) (Raw, error) {
 	if err := d.expect(k); err != nil {

@@ -175,7 +175,7 @@ func (c *Checker) RawMembers(p *Path, r Raw, members []RawMember) {
 			if got := Raw(v).Kind(); got != m.Kind {
 				mp := p.Member(m.Name)
 				c.Add(&mp, "expected "+m.Kind.String()+", got "+got.String())
-			} else if m.Const != "" && string(v) != m.Const && !equalJSONString(v, m.Const) {
+			} else if !m.accepts(v) {
 				mp := p.Member(m.Name)
 				c.Const(&mp, m.Const)
 			}
@@ -210,6 +210,15 @@ func (c *Checker) RawValues(p *Path, r Raw, want Kind) {
 	if err != nil {
 		c.Add(p, err.Error())
 	}
+}
+
+// accepts reports whether v, the member's verbatim value, has the member's
+// kind and, when it has one, equals its constant.
+func (m RawMember) accepts(v []byte) bool {
+	if Raw(v).Kind() != m.Kind {
+		return false
+	}
+	return m.Const == "" || string(v) == m.Const || equalJSONString(v, m.Const)
 }
 
 // equalJSONString compares two JSON string literals by value.

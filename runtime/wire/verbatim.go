@@ -37,6 +37,8 @@ func (d *Decoder) head() *int {
 // verbatim is the scanner's reusable state.
 type verbatim struct {
 	src    []byte // the input being scanned, for error paths
+	base   int    // index of the scanned value in src
+	top    []topMember
 	frames []vframe
 	names  []span // member names of the objects being read
 	sets   []map[string]struct{}
@@ -52,6 +54,13 @@ type vframe struct {
 	set    int  // index in sets once the object has many members, else -1
 }
 
+// topMember is a member of the scanned value when it is an object: its
+// name and its value, r[start:end] (indices relative to the value).
+type topMember struct {
+	name       span
+	start, end int
+}
+
 // span is a member name: r[start:end], escaped or not.
 type span struct {
 	start, end int
@@ -60,6 +69,7 @@ type span struct {
 
 func (v *verbatim) reset(src []byte) {
 	v.src = src
+	v.top = v.top[:0]
 	v.frames, v.names = v.frames[:0], v.names[:0]
 	clear(v.sets)
 	v.sets = v.sets[:0]
@@ -82,6 +92,7 @@ func ws(r []byte, i int) int {
 // it. budget is how many levels of nesting the value may still open.
 func (v *verbatim) scan(r []byte, i, budget int) (int, error) {
 	v.reset(r)
+	v.base = i
 	for {
 		// A value starts at r[i].
 		if i >= len(r) {
@@ -126,6 +137,9 @@ func (v *verbatim) scan(r []byte, i, budget int) (int, error) {
 		for {
 			if len(v.frames) == 0 {
 				return i, nil
+			}
+			if len(v.frames) == 1 && v.frames[0].object && len(v.top) > 0 && v.top[len(v.top)-1].end < 0 {
+				v.top[len(v.top)-1].end = i - v.base
 			}
 			i = ws(r, i)
 			if i >= len(r) {
@@ -216,7 +230,13 @@ func (v *verbatim) member(r []byte, i int) (int, error) {
 	if i >= len(r) || r[i] != ':' {
 		return 0, syntaxAt("expected ':' after a member name")
 	}
-	return ws(r, i+1), nil
+	i = ws(r, i+1)
+	if len(v.frames) == 1 {
+		n := name
+		n.start, n.end = n.start-v.base, n.end-v.base
+		v.top = append(v.top, topMember{name: n, start: i - v.base, end: -1})
+	}
+	return i, nil
 }
 
 // text returns the name unescaped; it shares r's memory when there is

@@ -11,6 +11,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/plan"
+	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
 const (
@@ -194,3 +195,23 @@ func cl(s *jen.Statement) *jen.Statement {
 	copy(t, *s)
 	return &t
 }
+
+// checkedRaw reports whether a struct field is a verbatim object that
+// declares members (Tool.inputSchema): its decoder checks those members
+// while scanning the value (wire.Decoder.RawChecked), so that Validate
+// need not scan it again.
+func checkedRaw(f *plan.Field) bool {
+	if f.Repr != plan.Plain || f.Value == nil || f.Const != nil {
+		return false
+	}
+	u := plan.Underlying(f.Value)
+	return u.Kind == plan.Raw && u.RawKind == wire.KindObject && len(u.Members) > 0
+}
+
+// checkedName is the hidden field remembering a checkedRaw field's
+// checked value.
+func checkedName(f *plan.Field) string { return "checked" + f.Go }
+
+// rawMembersVar names the package-level list of a checkedRaw field's
+// declared members.
+func rawMembersVar(t *plan.Type, f *plan.Field) string { return "rawMembers" + t.Name + f.Go }

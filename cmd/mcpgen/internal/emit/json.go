@@ -60,7 +60,7 @@ func structDecoder(f *jen.File, t *plan.Type) {
 			),
 			jen.Id("seen").Index(jen.Lit(w)).Op("|=").Lit(m),
 		}
-		body = append(body, decodeField(fl)...)
+		body = append(body, decodeField(t, fl)...)
 		cases = append(cases, jen.Case(jen.Lit(fl.JSON)).Block(body...))
 	}
 	if t.Extra {
@@ -106,8 +106,11 @@ func structDecoder(f *jen.File, t *plan.Type) {
 }
 
 // decodeField reads one member into its field, setting err.
-func decodeField(fl *plan.Field) []jen.Code {
+func decodeField(t *plan.Type, fl *plan.Field) []jen.Code {
 	tgt := jen.Id("x").Dot(fl.Go)
+	if checkedRaw(fl) {
+		return []jen.Code{jen.List(cl(tgt), jen.Id("x").Dot(checkedName(fl)), jen.Err()).Op("=").Id("d").Dot("RawChecked").Call(jen.Id(rawMembersVar(t, fl)))}
+	}
 	if fl.Const != nil {
 		fn := map[plan.ValueKind]string{plan.String: "DecodeConstString", plan.Int: "DecodeConstInt", plan.Float: "DecodeConstFloat", plan.Bool: "DecodeConstBool"}[fl.Value.Kind]
 		if fl.Repr == plan.NoField {

@@ -92,6 +92,11 @@ func structFields(t *plan.Type) []jen.Code {
 	if n := len(requiredFields(t)); n > 0 {
 		fields = append(fields, jen.Add(doc("missing records required members absent from decoded input, so that\nValidate reports them and encoding does not invent them.")).Id("missing").Index(jen.Lit(words(len(t.Fields)))).Uint64())
 	}
+	for _, f := range t.Fields {
+		if checkedRaw(f) {
+			fields = append(fields, jen.Add(doc(checkedName(f)+" is "+f.Go+" as decoded, when its declared members passed the\ncheck made while scanning it; Validate trusts "+f.Go+" while it is still that slice.")).Id(checkedName(f)).Add(wq("Raw")))
+		}
+	}
 	return fields
 }
 

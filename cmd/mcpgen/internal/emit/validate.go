@@ -163,6 +163,19 @@ func (v *validators) structBody(t *plan.Type) []jen.Code {
 		if fl.Value == nil || !v.valueNeeds(fl.Value) {
 			continue
 		}
+		if checkedRaw(fl) {
+			name := rawMembersVar(t, fl)
+			v.f.Var().Id(name).Op("=").Add(rawMemberList(plan.Underlying(fl.Value).Members))
+			check := jen.If(jen.Op("!").Add(wq("Same")).Call(cl(tgt), jen.Id("x").Dot(checkedName(fl)))).Block(
+				fp, jen.Id("c").Dot("RawMembers").Call(jen.Op("&").Id("fp"), cl(tgt), jen.Id(name)),
+			)
+			if fl.Required {
+				body = append(body, jen.If(notMissing(fl)).Block(check))
+			} else {
+				body = append(body, jen.If(cl(tgt).Op("!=").Nil()).Block(check))
+			}
+			continue
+		}
 		if fl.Repr == plan.Pointer {
 			body = append(body, jen.If(cl(tgt).Op("!=").Nil()).Block(fp, cl(tgt).Dot("validate").Call(jen.Id("c"), jen.Op("&").Id("fp"))))
 			continue
@@ -296,22 +309,28 @@ func (v *validators) checks(val *plan.Value, x *jen.Statement, p jen.Code) []jen
 		if len(u.Members) > 0 {
 			v.members++
 			name := fmt.Sprintf("rawMembers%d", v.members)
-			var ms []jen.Code
-			for _, m := range u.Members {
-				d := jen.Dict{jen.Id("Name"): jen.Lit(m.Name), jen.Id("Kind"): kindOfValue(m.Kind)}
-				if m.Required {
-					d[jen.Id("Required")] = jen.True()
-				}
-				if m.Const != nil {
-					d[jen.Id("Const")] = jen.Lit(string(m.Const))
-				}
-				ms = append(ms, jen.Values(d))
-			}
-			v.f.Var().Id(name).Op("=").Index().Add(wq("RawMember")).Values(ms...)
+			v.f.Var().Id(name).Op("=").Add(rawMemberList(u.Members))
 			body = append(body, jen.Id("c").Dot("RawMembers").Call(p, cl(x), jen.Id(name)))
 		}
 	}
 	return body
+}
+
+// rawMemberList is the []wire.RawMember literal of a verbatim object's
+// declared members.
+func rawMemberList(members []plan.RawMember) jen.Code {
+	var ms []jen.Code
+	for _, m := range members {
+		d := jen.Dict{jen.Id("Name"): jen.Lit(m.Name), jen.Id("Kind"): kindOfValue(m.Kind)}
+		if m.Required {
+			d[jen.Id("Required")] = jen.True()
+		}
+		if m.Const != nil {
+			d[jen.Id("Const")] = jen.Lit(string(m.Const))
+		}
+		ms = append(ms, jen.Values(d))
+	}
+	return jen.Index().Add(wq("RawMember")).Values(ms...)
 }
 
 func kindOfValue(k plan.ValueKind) jen.Code {
