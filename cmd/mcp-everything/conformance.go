@@ -109,6 +109,8 @@ func (f *fixture) conformanceTools() {
 		}))
 }
 
+// elicitForm builds a flat form (ELI-4) of required fields, each a
+// "string" or "boolean".
 func elicitForm(message string, fields map[string]string) mcp.ElicitRequestFormParams {
 	p := mcp.ElicitRequestFormParams{Message: message, RequestedSchema: mcp.ElicitRequestFormParamsRequestedSchema{Properties: map[string]mcp.PrimitiveSchemaDefinition{}}}
 	for _, name := range wire.SortedKeys(fields) {

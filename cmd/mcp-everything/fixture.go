@@ -142,7 +142,7 @@ func (f *fixture) interopTools() {
 
 	must(s.AddTool(mcp.Tool{Name: "ask_name", Description: wire.Some("Asks the user for a name (elicitation)"), InputSchema: wire.Raw(`{"type":"object"}`)},
 		func(ctx context.Context, req *server.ToolRequest) (*mcp.CallToolResult, error) {
-			r, err := req.Elicit("name", nameForm("What is your name?"))
+			r, err := req.Elicit("name", elicitForm("What is your name?", map[string]string{"name": "string"}))
 			if err != nil {
 				return nil, err
 			}
@@ -175,7 +175,7 @@ func (f *fixture) interopTools() {
 
 	must(s.AddTool(mcp.Tool{Name: "multi_round", Description: wire.Some("Two rounds of input: a name, then a completion and the roots"), InputSchema: wire.Raw(`{"type":"object"}`)},
 		func(ctx context.Context, req *server.ToolRequest) (*mcp.CallToolResult, error) {
-			who, err := req.Elicit("name", nameForm("Who is asking?"))
+			who, err := req.Elicit("name", elicitForm("Who is asking?", map[string]string{"name": "string"}))
 			if err != nil {
 				return nil, err
 			}
@@ -221,7 +221,7 @@ func (f *fixture) interopPrompts() {
 		}))
 	must(f.s.AddPrompt(mcp.Prompt{Name: "confirm_prompt", Description: wire.Some("Asks the user for a topic first (elicitation)")},
 		func(ctx context.Context, req *server.PromptRequest) (*mcp.GetPromptResult, error) {
-			r, err := req.Elicit("topic", mcp.ElicitRequestFormParams{Message: "Which topic?", RequestedSchema: form(map[string]string{"topic": "Topic"})})
+			r, err := req.Elicit("topic", elicitForm("Which topic?", map[string]string{"topic": "string"}))
 			if err != nil {
 				return nil, err
 			}

@@ -8,20 +8,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
-// form builds a flat form of string fields (ELI-4), all required.
-func form(fields map[string]string) mcp.ElicitRequestFormParamsRequestedSchema {
-	s := mcp.ElicitRequestFormParamsRequestedSchema{Properties: map[string]mcp.PrimitiveSchemaDefinition{}}
-	for _, name := range wire.SortedKeys(fields) {
-		s.Properties[name] = mcp.PrimitiveSchemaDefinition{StringSchema: &mcp.StringSchema{Title: wire.Some(fields[name])}}
-		s.Required = append(s.Required, name)
-	}
-	return s
-}
-
-func nameForm(msg string) mcp.ElicitRequestFormParams {
-	return mcp.ElicitRequestFormParams{Message: msg, RequestedSchema: form(map[string]string{"name": "Name"})}
-}
-
 // contentString returns an accepted form field as text.
 func contentString(r *mcp.ElicitResult, field string) string {
 	v, ok := r.Content[field]
