@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"os"
 	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
@@ -37,21 +35,7 @@ func TestFixtureServer(t *testing.T) {
 	t.Run("http", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		cmd := exec.Command(bin, "-http", "127.0.0.1:0")
-		cmd.Stderr = os.Stderr
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() }()
-		line, err := bufio.NewReader(stdout).ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
-		url, _ := strings.CutPrefix(strings.TrimSpace(line), "LISTENING ")
+		url := nodetools.StartHTTP(t, exec.Command(bin, "-http", "127.0.0.1:0"))
 		c, err := client.ConnectURL(ctx, url, info, opts())
 		if err != nil {
 			t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"os"
@@ -44,23 +43,7 @@ func TestInteropTSServer(t *testing.T) {
 		defer cancel()
 		cmd := exec.Command(node, script, "--http", "0")
 		cmd.Dir = dir
-		cmd.Stderr = os.Stderr
-		stdout, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer func() { _ = cmd.Process.Signal(os.Interrupt); _ = cmd.Wait() }()
-		line, err := bufio.NewReader(stdout).ReadString('\n')
-		if err != nil {
-			t.Fatal(err)
-		}
-		url, ok := strings.CutPrefix(strings.TrimSpace(line), "LISTENING ")
-		if !ok {
-			t.Fatalf("unexpected first line %q", line)
-		}
+		url := nodetools.StartHTTP(t, cmd)
 		c, err := client.ConnectURL(ctx, url, info, opts())
 		if err != nil {
 			t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"os"
 	"os/exec"
@@ -20,29 +19,7 @@ var pendingScenarios = []string{"json-schema-2020-12", "http-header-validation",
 // startHTTP runs the fixture on 127.0.0.1 with a free port and returns
 // its MCP endpoint URL.
 func startHTTP(t *testing.T, bin string) string {
-	t.Helper()
-	cmd := exec.Command(bin, "-http", "127.0.0.1:0")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
-	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		t.Fatalf("fixture did not start: %v", err)
-	}
-	url, ok := strings.CutPrefix(strings.TrimSpace(line), "LISTENING ")
-	if !ok {
-		t.Fatalf("unexpected first line %q", line)
-	}
-	return url
+	return nodetools.StartHTTP(t, exec.Command(bin, "-http", "127.0.0.1:0"))
 }
 
 // requiredServerScenarios reads the frozen server list of the installed

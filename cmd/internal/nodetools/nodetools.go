@@ -4,6 +4,7 @@
 package nodetools
 
 import (
+	"bufio"
 	"io"
 	"os"
 	"os/exec"
@@ -141,3 +142,34 @@ type Result struct {
 
 // Discard is an io.Writer for noisy subprocess output.
 var Discard io.Writer = io.Discard
+
+// StartHTTP starts cmd, a server that prints "LISTENING <url>" as its first
+// line on stdout (the fixture and the TypeScript interop server do), and
+// returns that URL. The server is interrupted and waited for when the test
+// ends.
+func StartHTTP(t testing.TB, cmd *exec.Cmd) string {
+	t.Helper()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmd.Stderr == nil {
+		cmd.Stderr = os.Stderr
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(os.Interrupt)
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatalf("%s did not start: %v", cmd.Path, err)
+	}
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "LISTENING ")
+	if !ok {
+		t.Fatalf("%s: unexpected first line %q", cmd.Path, line)
+	}
+	return url
+}
