@@ -2,7 +2,6 @@ package emit
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -79,8 +78,6 @@ func methodsFile(f *jen.File, pkg *plan.Package) {
 		jen.Switch(jen.Id("name")).Block(cases...),
 		jen.Return(jen.Nil(), jen.False()),
 	)
-	_ = strings.TrimSpace
-
 	var defs []jen.Code
 	for _, t := range pkg.Types {
 		if !t.Def {
