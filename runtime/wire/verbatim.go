@@ -163,7 +163,10 @@ func (v *verbatim) scan(r []byte, i, budget int) (int, error) {
 				i++
 				continue
 			}
-			return 0, syntaxAt("expected ',' or the end of the " + map[bool]string{true: "object", false: "array"}[f.object])
+			if f.object {
+				return 0, syntaxAt("expected ',' or '}' in an object")
+			}
+			return 0, syntaxAt("expected ',' or ']' in an array")
 		}
 	}
 }
