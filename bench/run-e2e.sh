@@ -19,14 +19,7 @@ OUT=${OUT:-/tmp/mcpgen-e2e.txt}
 
 cd "$(dirname "$0")"
 
-BENCHSTAT=$(command -v benchstat || true)
-if [ -z "$BENCHSTAT" ]; then
-	BENCHSTAT="$(go env GOPATH)/bin/benchstat"
-	if [ ! -x "$BENCHSTAT" ]; then
-		echo "installing benchstat..." >&2
-		go install golang.org/x/perf/cmd/benchstat@latest
-	fi
-fi
+. ./lib.sh
 
 echo "before: $(uptime)"
 go test -run '^$' -bench 'E2E' -benchmem -benchtime "$BENCHTIME" -count "$COUNT" >"$OUT"
@@ -36,14 +29,7 @@ echo
 
 # Success bar (medians over the runs): mcpgen's calls/s at least 2x
 # mcp-go's, and mcpgen's B/op at most a quarter of mcp-go's.
-awk '
-function median(key,   n, i, j, t, a) {
-	n = cnt[key]
-	if (n == 0) return -1
-	for (i = 1; i <= n; i++) a[i] = val[key, i]
-	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j+1] = a[j]; a[j+1] = t }
-	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-}
+awk "$MEDIAN"'
 /^BenchmarkE2E\// {
 	name = $1; sub(/-[0-9]+$/, "", name); sub(/.*impl=/, "", name)
 	for (i = 3; i < NF; i++) {

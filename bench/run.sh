@@ -17,14 +17,7 @@ OUT=${OUT:-/tmp/mcpgen-bench.txt}
 
 cd "$(dirname "$0")"
 
-BENCHSTAT=$(command -v benchstat || true)
-if [ -z "$BENCHSTAT" ]; then
-	BENCHSTAT="$(go env GOPATH)/bin/benchstat"
-	if [ ! -x "$BENCHSTAT" ]; then
-		echo "installing benchstat..." >&2
-		go install golang.org/x/perf/cmd/benchstat@latest
-	fi
-fi
+. ./lib.sh
 
 go test -run '^$' -bench "$BENCH" -benchmem -count "$COUNT" >"$OUT"
 "$BENCHSTAT" -col /impl "$OUT"
@@ -32,14 +25,7 @@ go test -run '^$' -bench "$BENCH" -benchmem -count "$COUNT" >"$OUT"
 # Success bars (medians over the runs):
 #   mcpgen decode+validate of toolsList >= 5x faster than go-sdk's decode,
 #   with <= 1/10 of its allocations; mcpgen encode >= 5x faster than go-sdk's.
-awk '
-function median(key,   n, i, j, t, a) {
-	n = cnt[key]
-	if (n == 0) return -1
-	for (i = 1; i <= n; i++) a[i] = val[key, i]
-	for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j+1] = a[j]; a[j+1] = t }
-	return n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2
-}
+awk "$MEDIAN"'
 /^Benchmark/ {
 	name = $1; sub(/-[0-9]+$/, "", name)
 	for (i = 3; i < NF; i++) {
