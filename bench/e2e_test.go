@@ -29,6 +29,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/client"
 	"github.com/mcpgen/mcpgen/runtime/server"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -397,7 +398,7 @@ func setupFloor(tb testing.TB) *e2eSetup {
 				return "", err
 			}
 			var r mcp.CallToolResult
-			if err := wire.Decode(m.Result, &r); err != nil {
+			if err := wireimpl.Decode(m.Result, &r); err != nil {
 				return "", err
 			}
 			return mcpgenText(&r), nil

@@ -14,7 +14,7 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpgen/mcpgen/gen/mcp"
-	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	segjson "github.com/segmentio/encoding/json"
@@ -64,9 +64,9 @@ func impls(p string) []impl {
 		return []impl{
 			{
 				name:     "mcpgen",
-				decode:   func(d []byte) (any, error) { v := new(mcp.ListToolsResult); return v, wire.Decode(d, v) },
+				decode:   func(d []byte) (any, error) { v := new(mcp.ListToolsResult); return v, wireimpl.Decode(d, v) },
 				validate: func(v any) error { return v.(*mcp.ListToolsResult).Validate() },
-				encode:   func(v any) ([]byte, error) { return wire.Marshal(v.(*mcp.ListToolsResult)) },
+				encode:   func(v any) ([]byte, error) { return wireimpl.Marshal(v.(*mcp.ListToolsResult)) },
 				summarize: func(v any) summary {
 					r := v.(*mcp.ListToolsResult)
 					s := summary{"count": strconv.Itoa(len(r.Tools)), "ttlMs": strconv.FormatInt(r.TTLMs, 10),
@@ -129,9 +129,9 @@ func impls(p string) []impl {
 		return []impl{
 			{
 				name:     "mcpgen",
-				decode:   func(d []byte) (any, error) { v := new(mcp.CallToolRequest); return v, wire.Decode(d, v) },
+				decode:   func(d []byte) (any, error) { v := new(mcp.CallToolRequest); return v, wireimpl.Decode(d, v) },
 				validate: func(v any) error { return v.(*mcp.CallToolRequest).Validate() },
-				encode:   func(v any) ([]byte, error) { return wire.Marshal(v.(*mcp.CallToolRequest)) },
+				encode:   func(v any) ([]byte, error) { return wireimpl.Marshal(v.(*mcp.CallToolRequest)) },
 				summarize: func(v any) summary {
 					r := v.(*mcp.CallToolRequest)
 					m := r.Params.Meta
@@ -139,8 +139,8 @@ func impls(p string) []impl {
 						"arguments": canonical([]byte(r.Params.Arguments)), "protocolVersion": m.ProtocolVersion,
 						"progressToken": token(m.ProgressToken.String.Get()),
 						"clientInfo":    m.ClientInfo.Name + "/" + m.ClientInfo.Version}
-					if id, ok := r.ID.Integer.Get(); ok {
-						s["id"] = strconv.FormatInt(id, 10)
+					if r.ID.IsInt() {
+						s["id"] = strconv.FormatInt(r.ID.Int(), 10)
 					}
 					return s
 				},
@@ -216,9 +216,9 @@ func impls(p string) []impl {
 		return []impl{
 			{
 				name:     "mcpgen",
-				decode:   func(d []byte) (any, error) { v := new(mcp.CallToolResult); return v, wire.Decode(d, v) },
+				decode:   func(d []byte) (any, error) { v := new(mcp.CallToolResult); return v, wireimpl.Decode(d, v) },
 				validate: func(v any) error { return v.(*mcp.CallToolResult).Validate() },
-				encode:   func(v any) ([]byte, error) { return wire.Marshal(v.(*mcp.CallToolResult)) },
+				encode:   func(v any) ([]byte, error) { return wireimpl.Marshal(v.(*mcp.CallToolResult)) },
 				summarize: func(v any) summary {
 					r := v.(*mcp.CallToolResult)
 					s := summary{"contentCount": strconv.Itoa(len(r.Content)), "resultType": r.ResultType}

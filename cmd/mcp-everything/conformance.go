@@ -8,6 +8,7 @@ import (
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/server"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // The surface the official conformance suite (server scenarios of
@@ -70,7 +71,7 @@ func (f *fixture) conformanceTools() {
 	})
 	f.tool("test_missing_capability", "Needs the client's sampling capability", func(ctx context.Context, req *server.ToolRequest) (*mcp.CallToolResult, error) {
 		if req.ClientCapabilities().Sampling == nil {
-			return nil, &wire.Error{Code: wire.CodeMissingRequiredClientCapability, Message: "This tool needs the client's sampling capability",
+			return nil, &wire.Error{Code: mcp.CodeMissingRequiredClientCapability, Message: "This tool needs the client's sampling capability",
 				Data: wire.Raw(`{"requiredCapabilities":{"sampling":{}}}`)}
 		}
 		return server.TextResult("Success"), nil
@@ -113,7 +114,7 @@ func (f *fixture) conformanceTools() {
 // "string" or "boolean".
 func elicitForm(message string, fields map[string]string) mcp.ElicitRequestFormParams {
 	p := mcp.ElicitRequestFormParams{Message: message, RequestedSchema: mcp.ElicitRequestFormParamsRequestedSchema{Properties: map[string]mcp.PrimitiveSchemaDefinition{}}}
-	for _, name := range wire.SortedKeys(fields) {
+	for _, name := range wireimpl.SortedKeys(fields) {
 		var d mcp.PrimitiveSchemaDefinition
 		if fields[name] == "boolean" {
 			d.BooleanSchema = &mcp.BooleanSchema{}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // contentString returns an accepted form field as text.
@@ -17,7 +18,7 @@ func contentString(r *mcp.ElicitResult, field string) string {
 	case v.String.Set:
 		return v.String.Value
 	}
-	raw, _ := wire.Marshal(&v)
+	raw, _ := wireimpl.Marshal(&v)
 	return string(raw)
 }
 

@@ -5,11 +5,12 @@ package mcp
 import (
 	"github.com/go-faster/jx"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 	"math/bits"
 )
 
 // DecodeJSON reads a Annotations object.
-func (x *Annotations) DecodeJSON(d *wire.Decoder) error {
+func (x *Annotations) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Annotations{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -17,20 +18,20 @@ func (x *Annotations) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "audience":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeList(d, &x.Audience, (*Role).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Audience, (*Role).DecodeJSON)
 		case "lastModified":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.LastModified.Value, err = d.Str()
 			x.LastModified.Set = true
 		case "priority":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Priority.Value, err = d.Float64()
@@ -39,7 +40,7 @@ func (x *Annotations) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -53,7 +54,7 @@ func (x *Annotations) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Audience != nil {
 		e.FieldStart("audience")
-		wire.EncodeList(e, x.Audience, (*Role).EncodeJSON)
+		wireimpl.EncodeList(e, x.Audience, (*Role).EncodeJSON)
 	}
 	if x.LastModified.Set {
 		e.FieldStart("lastModified")
@@ -61,25 +62,25 @@ func (x *Annotations) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Priority.Set {
 		e.FieldStart("priority")
-		wire.EncodeFloat(e, x.Priority.Value)
+		wireimpl.EncodeFloat(e, x.Priority.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x Annotations) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Annotations) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a AudioContent object.
-func (x *AudioContent) DecodeJSON(d *wire.Decoder) error {
+func (x *AudioContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = AudioContent{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -87,40 +88,40 @@ func (x *AudioContent) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Annotations = new(Annotations)
 			err = x.Annotations.DecodeJSON(d)
 		case "data":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Data, err = d.Str()
 		case "mimeType":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.MIMEType, err = d.Str()
 		case "type":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
-			err = wire.DecodeConstString(d, "audio")
+			err = wireimpl.DecodeConstString(d, "audio")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -135,7 +136,7 @@ func (x *AudioContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -153,23 +154,23 @@ func (x *AudioContent) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		e.RawStr("\"audio\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x AudioContent) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a BaseMetadata object.
-func (x *BaseMetadata) DecodeJSON(d *wire.Decoder) error {
+func (x *BaseMetadata) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = BaseMetadata{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -177,13 +178,13 @@ func (x *BaseMetadata) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "name":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Name, err = d.Str()
 		case "title":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Title.Value, err = d.Str()
@@ -192,7 +193,7 @@ func (x *BaseMetadata) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -213,23 +214,23 @@ func (x *BaseMetadata) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("title")
 		e.Str(x.Title.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x BaseMetadata) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a BlobResourceContents object.
-func (x *BlobResourceContents) DecodeJSON(d *wire.Decoder) error {
+func (x *BlobResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = BlobResourceContents{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -237,26 +238,26 @@ func (x *BlobResourceContents) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "blob":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Blob, err = d.Str()
 		case "mimeType":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.MIMEType.Value, err = d.Str()
 			x.MIMEType.Set = true
 		case "uri":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.URI, err = d.Str()
@@ -264,7 +265,7 @@ func (x *BlobResourceContents) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -279,7 +280,7 @@ func (x *BlobResourceContents) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("blob")
@@ -293,23 +294,23 @@ func (x *BlobResourceContents) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("uri")
 		e.Str(x.URI)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a BooleanSchema object.
-func (x *BooleanSchema) DecodeJSON(d *wire.Decoder) error {
+func (x *BooleanSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = BooleanSchema{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -317,36 +318,36 @@ func (x *BooleanSchema) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "default":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Default.Value, err = d.Bool()
 			x.Default.Set = true
 		case "description":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "title":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Title.Value, err = d.Str()
 			x.Title.Set = true
 		case "type":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			err = wire.DecodeConstString(d, "boolean")
+			err = wireimpl.DecodeConstString(d, "boolean")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -375,23 +376,23 @@ func (x *BooleanSchema) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		e.RawStr("\"boolean\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x BooleanSchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CacheableResult object.
-func (x *CacheableResult) DecodeJSON(d *wire.Decoder) error {
+func (x *CacheableResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CacheableResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -399,26 +400,26 @@ func (x *CacheableResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(ResultMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "cacheScope":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.CacheScope.DecodeJSON(d)
 		case "resultType":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.ResultType, err = d.Str()
 		case "ttlMs":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.TTLMs, err = d.Int64()
@@ -426,7 +427,7 @@ func (x *CacheableResult) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -455,23 +456,23 @@ func (x *CacheableResult) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("ttlMs")
 		e.Int64(x.TTLMs)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CacheableResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CacheableResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CacheScope.
-func (x *CacheScope) DecodeJSON(d *wire.Decoder) error {
+func (x *CacheScope) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
 	*x = CacheScope(v)
 	return err
@@ -484,17 +485,17 @@ func (x CacheScope) EncodeJSON(e *jx.Encoder) {
 
 // MarshalJSON implements json.Marshaler.
 func (x CacheScope) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CacheScope) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CallToolRequest object.
-func (x *CallToolRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *CallToolRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CallToolRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -502,25 +503,25 @@ func (x *CallToolRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "tools/call")
+			err = wireimpl.DecodeConstString(d, "tools/call")
 		case "params":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.Params.DecodeJSON(d)
@@ -528,7 +529,7 @@ func (x *CallToolRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -557,23 +558,23 @@ func (x *CallToolRequest) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CallToolRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CallToolRequestParams object.
-func (x *CallToolRequestParams) DecodeJSON(d *wire.Decoder) error {
+func (x *CallToolRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CallToolRequestParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -581,31 +582,31 @@ func (x *CallToolRequestParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Meta.DecodeJSON(d)
 		case "arguments":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Arguments, err = d.RawKind(wire.KindObject)
 		case "inputResponses":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.InputResponses.DecodeJSON(d)
 		case "name":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.Name, err = d.Str()
 		case "requestState":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.RequestState.Value, err = d.Str()
@@ -614,7 +615,7 @@ func (x *CallToolRequestParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -633,7 +634,7 @@ func (x *CallToolRequestParams) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Arguments != nil {
 		e.FieldStart("arguments")
-		wire.EncodeRaw(e, x.Arguments)
+		wireimpl.EncodeRaw(e, x.Arguments)
 	}
 	if x.InputResponses != nil {
 		e.FieldStart("inputResponses")
@@ -647,23 +648,23 @@ func (x *CallToolRequestParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("requestState")
 		e.Str(x.RequestState.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CallToolRequestParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CallToolResult object.
-func (x *CallToolResult) DecodeJSON(d *wire.Decoder) error {
+func (x *CallToolResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CallToolResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -671,33 +672,33 @@ func (x *CallToolResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(ResultMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeList(d, &x.Content, (*ContentBlock).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Content, (*ContentBlock).DecodeJSON)
 		case "isError":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.IsError.Value, err = d.Bool()
 			x.IsError.Set = true
 		case "resultType":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.ResultType, err = d.Str()
 		case "structuredContent":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.StructuredContent, err = d.Raw()
@@ -705,7 +706,7 @@ func (x *CallToolResult) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -724,7 +725,7 @@ func (x *CallToolResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("content")
-		wire.EncodeList(e, x.Content, (*ContentBlock).EncodeJSON)
+		wireimpl.EncodeList(e, x.Content, (*ContentBlock).EncodeJSON)
 	}
 	if x.IsError.Set {
 		e.FieldStart("isError")
@@ -736,25 +737,25 @@ func (x *CallToolResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.StructuredContent != nil {
 		e.FieldStart("structuredContent")
-		wire.EncodeRaw(e, x.StructuredContent)
+		wireimpl.EncodeRaw(e, x.StructuredContent)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CallToolResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CallToolResultResponse object.
-func (x *CallToolResultResponse) DecodeJSON(d *wire.Decoder) error {
+func (x *CallToolResultResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CallToolResultResponse{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -762,19 +763,19 @@ func (x *CallToolResultResponse) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "result":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Result.DecodeJSON(d)
@@ -782,7 +783,7 @@ func (x *CallToolResultResponse) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -807,23 +808,23 @@ func (x *CallToolResultResponse) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("result")
 		x.Result.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CallToolResultResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CallToolResultResponse) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of CallToolResultResponseResult the value is.
-func (x *CallToolResultResponseResult) DecodeJSON(d *wire.Decoder) error {
+func (x *CallToolResultResponseResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CallToolResultResponseResult{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -841,7 +842,7 @@ func (x *CallToolResultResponseResult) DecodeJSON(d *wire.Decoder) error {
 			case "complete":
 				mask = uint64(0x2)
 			default:
-				return wire.UnknownVariant("resultType", v)
+				return wireimpl.UnknownVariant("resultType", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -849,14 +850,14 @@ func (x *CallToolResultResponseResult) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, callToolResultResponseResultFits[:], mask)
+			mask = wireimpl.BestFit(present, callToolResultResponseResultFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("CallToolResultResponseResult", d.Next())
+	return wireimpl.NoVariant("CallToolResultResponseResult", d.Next())
 }
 
-func (x *CallToolResultResponseResult) decodeVariant(d *wire.Decoder, i int) error {
+func (x *CallToolResultResponseResult) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.InputRequiredResult = new(InputRequiredResult)
@@ -870,7 +871,7 @@ func (x *CallToolResultResponseResult) decodeVariant(d *wire.Decoder, i int) err
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *CallToolResultResponseResult) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *CallToolResultResponseResult) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -916,7 +917,7 @@ func (x *CallToolResultResponseResult) IsZero() bool {
 	return !(x.InputRequiredResult != nil || x.CallToolResult != nil)
 }
 
-var callToolResultResponseResultFits = [2]wire.Fit{{
+var callToolResultResponseResultFits = [2]wireimpl.Fit{{
 	Declared: uint64(0xf),
 	Required: uint64(0x8),
 }, {
@@ -927,17 +928,17 @@ var callToolResultResponseResultKeys = []string{"_meta", "inputRequests", "reque
 
 // MarshalJSON implements json.Marshaler.
 func (x CallToolResultResponseResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CallToolResultResponseResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CancelledNotification object.
-func (x *CancelledNotification) DecodeJSON(d *wire.Decoder) error {
+func (x *CancelledNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CancelledNotification{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -945,19 +946,19 @@ func (x *CancelledNotification) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "jsonrpc":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "notifications/cancelled")
+			err = wireimpl.DecodeConstString(d, "notifications/cancelled")
 		case "params":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Params.DecodeJSON(d)
@@ -965,7 +966,7 @@ func (x *CancelledNotification) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -990,23 +991,23 @@ func (x *CancelledNotification) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CancelledNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CancelledNotificationParams object.
-func (x *CancelledNotificationParams) DecodeJSON(d *wire.Decoder) error {
+func (x *CancelledNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CancelledNotificationParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -1014,29 +1015,29 @@ func (x *CancelledNotificationParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(NotificationMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "reason":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Reason.Value, err = d.Str()
 			x.Reason.Set = true
 		case "requestId":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = x.RequestID.DecodeJSON(d)
+			x.RequestID, err = d.ID()
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -1061,23 +1062,23 @@ func (x *CancelledNotificationParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("requestId")
 		x.RequestID.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ClientCapabilities object.
-func (x *ClientCapabilities) DecodeJSON(d *wire.Decoder) error {
+func (x *ClientCapabilities) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilities{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -1085,32 +1086,32 @@ func (x *ClientCapabilities) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "elicitation":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Elicitation = new(ClientCapabilitiesElicitation)
 			err = x.Elicitation.DecodeJSON(d)
 		case "experimental":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Experimental, err = d.RawKind(wire.KindObject)
 		case "extensions":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Extensions, err = d.RawKind(wire.KindObject)
 		case "roots":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.Roots, err = d.RawKind(wire.KindObject)
 		case "sampling":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.Sampling = new(ClientCapabilitiesSampling)
@@ -1119,7 +1120,7 @@ func (x *ClientCapabilities) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -1137,37 +1138,37 @@ func (x *ClientCapabilities) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Experimental != nil {
 		e.FieldStart("experimental")
-		wire.EncodeRaw(e, x.Experimental)
+		wireimpl.EncodeRaw(e, x.Experimental)
 	}
 	if x.Extensions != nil {
 		e.FieldStart("extensions")
-		wire.EncodeRaw(e, x.Extensions)
+		wireimpl.EncodeRaw(e, x.Extensions)
 	}
 	if x.Roots != nil {
 		e.FieldStart("roots")
-		wire.EncodeRaw(e, x.Roots)
+		wireimpl.EncodeRaw(e, x.Roots)
 	}
 	if x.Sampling != nil {
 		e.FieldStart("sampling")
 		x.Sampling.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ClientCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ClientCapabilitiesElicitation object.
-func (x *ClientCapabilitiesElicitation) DecodeJSON(d *wire.Decoder) error {
+func (x *ClientCapabilitiesElicitation) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilitiesElicitation{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -1175,21 +1176,21 @@ func (x *ClientCapabilitiesElicitation) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "form":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Form, err = d.RawKind(wire.KindObject)
+			err = x.Form.DecodeJSON(d)
 		case "url":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			x.URL, err = d.RawKind(wire.KindObject)
+			err = x.URL.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -1203,29 +1204,29 @@ func (x *ClientCapabilitiesElicitation) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Form != nil {
 		e.FieldStart("form")
-		wire.EncodeRaw(e, x.Form)
+		x.Form.EncodeJSON(e)
 	}
 	if x.URL != nil {
 		e.FieldStart("url")
-		wire.EncodeRaw(e, x.URL)
+		x.URL.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ClientCapabilitiesElicitation) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ClientCapabilitiesSampling object.
-func (x *ClientCapabilitiesSampling) DecodeJSON(d *wire.Decoder) error {
+func (x *ClientCapabilitiesSampling) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilitiesSampling{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -1233,21 +1234,21 @@ func (x *ClientCapabilitiesSampling) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "context":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Context, err = d.RawKind(wire.KindObject)
+			err = x.Context.DecodeJSON(d)
 		case "tools":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			x.Tools, err = d.RawKind(wire.KindObject)
+			err = x.Tools.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -1261,29 +1262,29 @@ func (x *ClientCapabilitiesSampling) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Context != nil {
 		e.FieldStart("context")
-		wire.EncodeRaw(e, x.Context)
+		x.Context.EncodeJSON(e)
 	}
 	if x.Tools != nil {
 		e.FieldStart("tools")
-		wire.EncodeRaw(e, x.Tools)
+		x.Tools.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ClientNotification object.
-func (x *ClientNotification) DecodeJSON(d *wire.Decoder) error {
+func (x *ClientNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientNotification{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -1291,19 +1292,19 @@ func (x *ClientNotification) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "jsonrpc":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "notifications/cancelled")
+			err = wireimpl.DecodeConstString(d, "notifications/cancelled")
 		case "params":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Params.DecodeJSON(d)
@@ -1311,7 +1312,7 @@ func (x *ClientNotification) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -1336,23 +1337,23 @@ func (x *ClientNotification) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ClientNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientNotification) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of ClientRequest the value is.
-func (x *ClientRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *ClientRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientRequest{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -1362,7 +1363,7 @@ func (x *ClientRequest) DecodeJSON(d *wire.Decoder) error {
 		}
 		var mask uint64
 		if !found {
-			return wire.MissingDiscriminator("method")
+			return wireimpl.MissingDiscriminator("method")
 		} else {
 			switch v {
 			case "server/discover":
@@ -1386,7 +1387,7 @@ func (x *ClientRequest) DecodeJSON(d *wire.Decoder) error {
 			case "completion/complete":
 				mask = uint64(0x200)
 			default:
-				return wire.UnknownVariant("method", v)
+				return wireimpl.UnknownVariant("method", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -1394,14 +1395,14 @@ func (x *ClientRequest) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, clientRequestFits[:], mask)
+			mask = wireimpl.BestFit(present, clientRequestFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("ClientRequest", d.Next())
+	return wireimpl.NoVariant("ClientRequest", d.Next())
 }
 
-func (x *ClientRequest) decodeVariant(d *wire.Decoder, i int) error {
+func (x *ClientRequest) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.DiscoverRequest = new(DiscoverRequest)
@@ -1439,7 +1440,7 @@ func (x *ClientRequest) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *ClientRequest) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *ClientRequest) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -1501,7 +1502,7 @@ func (x *ClientRequest) IsZero() bool {
 	return !(x.DiscoverRequest != nil || x.ListResourcesRequest != nil || x.ListResourceTemplatesRequest != nil || x.ReadResourceRequest != nil || x.SubscriptionsListenRequest != nil || x.ListPromptsRequest != nil || x.GetPromptRequest != nil || x.ListToolsRequest != nil || x.CallToolRequest != nil || x.CompleteRequest != nil)
 }
 
-var clientRequestFits = [10]wire.Fit{{
+var clientRequestFits = [10]wireimpl.Fit{{
 	Declared: uint64(0xf),
 	Required: uint64(0xf),
 }, {
@@ -1536,17 +1537,17 @@ var clientRequestKeys = []string{"id", "jsonrpc", "method", "params"}
 
 // MarshalJSON implements json.Marshaler.
 func (x ClientRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CompleteRequest object.
-func (x *CompleteRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *CompleteRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -1554,25 +1555,25 @@ func (x *CompleteRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "completion/complete")
+			err = wireimpl.DecodeConstString(d, "completion/complete")
 		case "params":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.Params.DecodeJSON(d)
@@ -1580,7 +1581,7 @@ func (x *CompleteRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -1609,23 +1610,23 @@ func (x *CompleteRequest) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CompleteRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CompleteRequestParams object.
-func (x *CompleteRequestParams) DecodeJSON(d *wire.Decoder) error {
+func (x *CompleteRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteRequestParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -1633,26 +1634,26 @@ func (x *CompleteRequestParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Meta.DecodeJSON(d)
 		case "argument":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.Argument.DecodeJSON(d)
 		case "context":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Context = new(CompleteRequestParamsContext)
 			err = x.Context.DecodeJSON(d)
 		case "ref":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.Ref.DecodeJSON(d)
@@ -1660,7 +1661,7 @@ func (x *CompleteRequestParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -1689,23 +1690,23 @@ func (x *CompleteRequestParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("ref")
 		x.Ref.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CompleteRequestParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CompleteRequestParamsArgument object.
-func (x *CompleteRequestParamsArgument) DecodeJSON(d *wire.Decoder) error {
+func (x *CompleteRequestParamsArgument) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteRequestParamsArgument{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -1713,13 +1714,13 @@ func (x *CompleteRequestParamsArgument) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "name":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Name, err = d.Str()
 		case "value":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Value, err = d.Str()
@@ -1727,7 +1728,7 @@ func (x *CompleteRequestParamsArgument) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -1748,23 +1749,23 @@ func (x *CompleteRequestParamsArgument) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("value")
 		e.Str(x.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CompleteRequestParamsArgument) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CompleteRequestParamsContext object.
-func (x *CompleteRequestParamsContext) DecodeJSON(d *wire.Decoder) error {
+func (x *CompleteRequestParamsContext) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteRequestParamsContext{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -1772,15 +1773,15 @@ func (x *CompleteRequestParamsContext) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "arguments":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeMap(d, &x.Arguments, wire.DecodeString)
+			err = wireimpl.DecodeMap(d, &x.Arguments, wireimpl.DecodeString)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -1794,25 +1795,25 @@ func (x *CompleteRequestParamsContext) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Arguments != nil {
 		e.FieldStart("arguments")
-		wire.EncodeMap(e, x.Arguments, wire.EncodeString)
+		wireimpl.EncodeMap(e, x.Arguments, wireimpl.EncodeString)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of CompleteRequestParamsRef the value is.
-func (x *CompleteRequestParamsRef) DecodeJSON(d *wire.Decoder) error {
+func (x *CompleteRequestParamsRef) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteRequestParamsRef{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -1822,7 +1823,7 @@ func (x *CompleteRequestParamsRef) DecodeJSON(d *wire.Decoder) error {
 		}
 		var mask uint64
 		if !found {
-			return wire.MissingDiscriminator("type")
+			return wireimpl.MissingDiscriminator("type")
 		} else {
 			switch v {
 			case "ref/prompt":
@@ -1830,7 +1831,7 @@ func (x *CompleteRequestParamsRef) DecodeJSON(d *wire.Decoder) error {
 			case "ref/resource":
 				mask = uint64(0x2)
 			default:
-				return wire.UnknownVariant("type", v)
+				return wireimpl.UnknownVariant("type", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -1838,14 +1839,14 @@ func (x *CompleteRequestParamsRef) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, completeRequestParamsRefFits[:], mask)
+			mask = wireimpl.BestFit(present, completeRequestParamsRefFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("CompleteRequestParamsRef", d.Next())
+	return wireimpl.NoVariant("CompleteRequestParamsRef", d.Next())
 }
 
-func (x *CompleteRequestParamsRef) decodeVariant(d *wire.Decoder, i int) error {
+func (x *CompleteRequestParamsRef) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.PromptReference = new(PromptReference)
@@ -1859,7 +1860,7 @@ func (x *CompleteRequestParamsRef) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *CompleteRequestParamsRef) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *CompleteRequestParamsRef) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -1905,7 +1906,7 @@ func (x *CompleteRequestParamsRef) IsZero() bool {
 	return !(x.PromptReference != nil || x.ResourceTemplateReference != nil)
 }
 
-var completeRequestParamsRefFits = [2]wire.Fit{{
+var completeRequestParamsRefFits = [2]wireimpl.Fit{{
 	Declared: uint64(0x7),
 	Required: uint64(0x5),
 }, {
@@ -1916,17 +1917,17 @@ var completeRequestParamsRefKeys = []string{"name", "title", "type", "uri"}
 
 // MarshalJSON implements json.Marshaler.
 func (x CompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteRequestParamsRef) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CompleteResult object.
-func (x *CompleteResult) DecodeJSON(d *wire.Decoder) error {
+func (x *CompleteResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -1934,20 +1935,20 @@ func (x *CompleteResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(ResultMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "completion":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.Completion.DecodeJSON(d)
 		case "resultType":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.ResultType, err = d.Str()
@@ -1955,7 +1956,7 @@ func (x *CompleteResult) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -1980,23 +1981,23 @@ func (x *CompleteResult) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("resultType")
 		e.Str(x.ResultType)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CompleteResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CompleteResultCompletion object.
-func (x *CompleteResultCompletion) DecodeJSON(d *wire.Decoder) error {
+func (x *CompleteResultCompletion) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteResultCompletion{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -2004,29 +2005,29 @@ func (x *CompleteResultCompletion) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "hasMore":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.HasMore.Value, err = d.Bool()
 			x.HasMore.Set = true
 		case "total":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Total.Value, err = d.Int64()
 			x.Total.Set = true
 		case "values":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeList(d, &x.Values, wire.DecodeString)
+			err = wireimpl.DecodeList(d, &x.Values, wireimpl.DecodeString)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -2049,25 +2050,25 @@ func (x *CompleteResultCompletion) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("values")
-		wire.EncodeList(e, x.Values, wire.EncodeString)
+		wireimpl.EncodeList(e, x.Values, wireimpl.EncodeString)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CompleteResultResponse object.
-func (x *CompleteResultResponse) DecodeJSON(d *wire.Decoder) error {
+func (x *CompleteResultResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteResultResponse{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -2075,19 +2076,19 @@ func (x *CompleteResultResponse) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "result":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Result.DecodeJSON(d)
@@ -2095,7 +2096,7 @@ func (x *CompleteResultResponse) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -2120,23 +2121,23 @@ func (x *CompleteResultResponse) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("result")
 		x.Result.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CompleteResultResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteResultResponse) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of ContentBlock the value is.
-func (x *ContentBlock) DecodeJSON(d *wire.Decoder) error {
+func (x *ContentBlock) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ContentBlock{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -2146,7 +2147,7 @@ func (x *ContentBlock) DecodeJSON(d *wire.Decoder) error {
 		}
 		var mask uint64
 		if !found {
-			return wire.MissingDiscriminator("type")
+			return wireimpl.MissingDiscriminator("type")
 		} else {
 			switch v {
 			case "text":
@@ -2160,7 +2161,7 @@ func (x *ContentBlock) DecodeJSON(d *wire.Decoder) error {
 			case "resource":
 				mask = uint64(0x10)
 			default:
-				return wire.UnknownVariant("type", v)
+				return wireimpl.UnknownVariant("type", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -2168,14 +2169,14 @@ func (x *ContentBlock) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, contentBlockFits[:], mask)
+			mask = wireimpl.BestFit(present, contentBlockFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("ContentBlock", d.Next())
+	return wireimpl.NoVariant("ContentBlock", d.Next())
 }
 
-func (x *ContentBlock) decodeVariant(d *wire.Decoder, i int) error {
+func (x *ContentBlock) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.TextContent = new(TextContent)
@@ -2198,7 +2199,7 @@ func (x *ContentBlock) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *ContentBlock) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *ContentBlock) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -2250,7 +2251,7 @@ func (x *ContentBlock) IsZero() bool {
 	return !(x.TextContent != nil || x.ImageContent != nil || x.AudioContent != nil || x.ResourceLink != nil || x.EmbeddedResource != nil)
 }
 
-var contentBlockFits = [5]wire.Fit{{
+var contentBlockFits = [5]wireimpl.Fit{{
 	Declared: uint64(0xf),
 	Required: uint64(0xc),
 }, {
@@ -2270,17 +2271,17 @@ var contentBlockKeys = []string{"_meta", "annotations", "text", "type", "data", 
 
 // MarshalJSON implements json.Marshaler.
 func (x ContentBlock) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ContentBlock) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CreateMessageRequest object.
-func (x *CreateMessageRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *CreateMessageRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CreateMessageRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -2288,13 +2289,13 @@ func (x *CreateMessageRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "method":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstString(d, "sampling/createMessage")
+			err = wireimpl.DecodeConstString(d, "sampling/createMessage")
 		case "params":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.Params.DecodeJSON(d)
@@ -2302,7 +2303,7 @@ func (x *CreateMessageRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -2323,23 +2324,23 @@ func (x *CreateMessageRequest) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CreateMessageRequestParams object.
-func (x *CreateMessageRequestParams) DecodeJSON(d *wire.Decoder) error {
+func (x *CreateMessageRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CreateMessageRequestParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -2347,74 +2348,74 @@ func (x *CreateMessageRequestParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "includeContext":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.IncludeContext.Value.DecodeJSON(d)
 			x.IncludeContext.Set = true
 		case "maxTokens":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.MaxTokens, err = d.Int64()
 		case "messages":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeList(d, &x.Messages, (*SamplingMessage).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Messages, (*SamplingMessage).DecodeJSON)
 		case "metadata":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			x.Metadata, err = d.RawKind(wire.KindObject)
+			err = x.Metadata.DecodeJSON(d)
 		case "modelPreferences":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.ModelPreferences = new(ModelPreferences)
 			err = x.ModelPreferences.DecodeJSON(d)
 		case "stopSequences":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
-			err = wire.DecodeList(d, &x.StopSequences, wire.DecodeString)
+			err = wireimpl.DecodeList(d, &x.StopSequences, wireimpl.DecodeString)
 		case "systemPrompt":
 			if seen[0]&uint64(0x40) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x40)
 			x.SystemPrompt.Value, err = d.Str()
 			x.SystemPrompt.Set = true
 		case "temperature":
 			if seen[0]&uint64(0x80) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x80)
 			x.Temperature.Value, err = d.Float64()
 			x.Temperature.Set = true
 		case "toolChoice":
 			if seen[0]&uint64(0x100) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x100)
 			x.ToolChoice = new(ToolChoice)
 			err = x.ToolChoice.DecodeJSON(d)
 		case "tools":
 			if seen[0]&uint64(0x200) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x200)
-			err = wire.DecodeList(d, &x.Tools, (*Tool).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Tools, (*Tool).DecodeJSON)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -2437,11 +2438,11 @@ func (x *CreateMessageRequestParams) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("messages")
-		wire.EncodeList(e, x.Messages, (*SamplingMessage).EncodeJSON)
+		wireimpl.EncodeList(e, x.Messages, (*SamplingMessage).EncodeJSON)
 	}
 	if x.Metadata != nil {
 		e.FieldStart("metadata")
-		wire.EncodeRaw(e, x.Metadata)
+		x.Metadata.EncodeJSON(e)
 	}
 	if x.ModelPreferences != nil {
 		e.FieldStart("modelPreferences")
@@ -2449,7 +2450,7 @@ func (x *CreateMessageRequestParams) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.StopSequences != nil {
 		e.FieldStart("stopSequences")
-		wire.EncodeList(e, x.StopSequences, wire.EncodeString)
+		wireimpl.EncodeList(e, x.StopSequences, wireimpl.EncodeString)
 	}
 	if x.SystemPrompt.Set {
 		e.FieldStart("systemPrompt")
@@ -2457,7 +2458,7 @@ func (x *CreateMessageRequestParams) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Temperature.Set {
 		e.FieldStart("temperature")
-		wire.EncodeFloat(e, x.Temperature.Value)
+		wireimpl.EncodeFloat(e, x.Temperature.Value)
 	}
 	if x.ToolChoice != nil {
 		e.FieldStart("toolChoice")
@@ -2465,25 +2466,25 @@ func (x *CreateMessageRequestParams) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Tools != nil {
 		e.FieldStart("tools")
-		wire.EncodeList(e, x.Tools, (*Tool).EncodeJSON)
+		wireimpl.EncodeList(e, x.Tools, (*Tool).EncodeJSON)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CreateMessageRequestParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CreateMessageRequestParamsIncludeContext.
-func (x *CreateMessageRequestParamsIncludeContext) DecodeJSON(d *wire.Decoder) error {
+func (x *CreateMessageRequestParamsIncludeContext) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
 	*x = CreateMessageRequestParamsIncludeContext(v)
 	return err
@@ -2496,17 +2497,17 @@ func (x CreateMessageRequestParamsIncludeContext) EncodeJSON(e *jx.Encoder) {
 
 // MarshalJSON implements json.Marshaler.
 func (x CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a CreateMessageResult object.
-func (x *CreateMessageResult) DecodeJSON(d *wire.Decoder) error {
+func (x *CreateMessageResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CreateMessageResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -2514,31 +2515,31 @@ func (x *CreateMessageResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.Content.DecodeJSON(d)
 		case "model":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Model, err = d.Str()
 		case "role":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.Role.DecodeJSON(d)
 		case "stopReason":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.StopReason.Value, err = d.Str()
@@ -2547,7 +2548,7 @@ func (x *CreateMessageResult) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -2562,7 +2563,7 @@ func (x *CreateMessageResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("content")
@@ -2580,23 +2581,23 @@ func (x *CreateMessageResult) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("stopReason")
 		e.Str(x.StopReason.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of CreateMessageResultContent the value is.
-func (x *CreateMessageResultContent) DecodeJSON(d *wire.Decoder) error {
+func (x *CreateMessageResultContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CreateMessageResultContent{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -2606,7 +2607,7 @@ func (x *CreateMessageResultContent) DecodeJSON(d *wire.Decoder) error {
 		}
 		var mask uint64
 		if !found {
-			return wire.MissingDiscriminator("type")
+			return wireimpl.MissingDiscriminator("type")
 		} else {
 			switch v {
 			case "text":
@@ -2620,7 +2621,7 @@ func (x *CreateMessageResultContent) DecodeJSON(d *wire.Decoder) error {
 			case "tool_result":
 				mask = uint64(0x10)
 			default:
-				return wire.UnknownVariant("type", v)
+				return wireimpl.UnknownVariant("type", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -2628,16 +2629,16 @@ func (x *CreateMessageResultContent) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, createMessageResultContentFits[:], mask)
+			mask = wireimpl.BestFit(present, createMessageResultContentFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	case wire.KindArray:
 		return x.decodeFirst(d, uint64(0x20))
 	}
-	return wire.NoVariant("CreateMessageResultContent", d.Next())
+	return wireimpl.NoVariant("CreateMessageResultContent", d.Next())
 }
 
-func (x *CreateMessageResultContent) decodeVariant(d *wire.Decoder, i int) error {
+func (x *CreateMessageResultContent) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.TextContent = new(TextContent)
@@ -2656,7 +2657,7 @@ func (x *CreateMessageResultContent) decodeVariant(d *wire.Decoder, i int) error
 		return x.ToolResultContent.DecodeJSON(d)
 	case 5:
 		var err error
-		err = wire.DecodeList(d, &x.Array, (*SamplingMessageContentBlock).DecodeJSON)
+		err = wireimpl.DecodeList(d, &x.Array, (*SamplingMessageContentBlock).DecodeJSON)
 		return err
 	}
 	return nil
@@ -2664,7 +2665,7 @@ func (x *CreateMessageResultContent) decodeVariant(d *wire.Decoder, i int) error
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *CreateMessageResultContent) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *CreateMessageResultContent) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -2707,7 +2708,7 @@ func (x *CreateMessageResultContent) EncodeJSON(e *jx.Encoder) {
 	case x.ToolResultContent != nil:
 		x.ToolResultContent.EncodeJSON(e)
 	case x.Array != nil:
-		wire.EncodeList(e, x.Array, (*SamplingMessageContentBlock).EncodeJSON)
+		wireimpl.EncodeList(e, x.Array, (*SamplingMessageContentBlock).EncodeJSON)
 	default:
 		e.Null()
 	}
@@ -2718,7 +2719,7 @@ func (x *CreateMessageResultContent) IsZero() bool {
 	return !(x.TextContent != nil || x.ImageContent != nil || x.AudioContent != nil || x.ToolUseContent != nil || x.ToolResultContent != nil || x.Array != nil)
 }
 
-var createMessageResultContentFits = [6]wire.Fit{{
+var createMessageResultContentFits = [6]wireimpl.Fit{{
 	Declared: uint64(0xf),
 	Required: uint64(0xc),
 }, {
@@ -2741,17 +2742,17 @@ var createMessageResultContentKeys = []string{"_meta", "annotations", "text", "t
 
 // MarshalJSON implements json.Marshaler.
 func (x CreateMessageResultContent) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CreateMessageResultContent) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a Cursor.
-func (x *Cursor) DecodeJSON(d *wire.Decoder) error {
+func (x *Cursor) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
 	*x = Cursor(v)
 	return err
@@ -2764,17 +2765,17 @@ func (x Cursor) EncodeJSON(e *jx.Encoder) {
 
 // MarshalJSON implements json.Marshaler.
 func (x Cursor) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Cursor) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a DiscoverRequest object.
-func (x *DiscoverRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *DiscoverRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = DiscoverRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -2782,25 +2783,25 @@ func (x *DiscoverRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "server/discover")
+			err = wireimpl.DecodeConstString(d, "server/discover")
 		case "params":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.Params.DecodeJSON(d)
@@ -2808,7 +2809,7 @@ func (x *DiscoverRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -2837,23 +2838,23 @@ func (x *DiscoverRequest) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x DiscoverRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *DiscoverRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a DiscoverResult object.
-func (x *DiscoverResult) DecodeJSON(d *wire.Decoder) error {
+func (x *DiscoverResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = DiscoverResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -2861,45 +2862,45 @@ func (x *DiscoverResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(ResultMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "cacheScope":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.CacheScope.DecodeJSON(d)
 		case "capabilities":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Capabilities.DecodeJSON(d)
 		case "instructions":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.Instructions.Value, err = d.Str()
 			x.Instructions.Set = true
 		case "resultType":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.ResultType, err = d.Str()
 		case "supportedVersions":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
-			err = wire.DecodeList(d, &x.SupportedVersions, wire.DecodeString)
+			err = wireimpl.DecodeList(d, &x.SupportedVersions, wireimpl.DecodeString)
 		case "ttlMs":
 			if seen[0]&uint64(0x40) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x40)
 			x.TTLMs, err = d.Int64()
@@ -2907,7 +2908,7 @@ func (x *DiscoverResult) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -2942,29 +2943,29 @@ func (x *DiscoverResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		e.FieldStart("supportedVersions")
-		wire.EncodeList(e, x.SupportedVersions, wire.EncodeString)
+		wireimpl.EncodeList(e, x.SupportedVersions, wireimpl.EncodeString)
 	}
 	if x.missing[0]&uint64(0x40) == 0 {
 		e.FieldStart("ttlMs")
 		e.Int64(x.TTLMs)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x DiscoverResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a DiscoverResultResponse object.
-func (x *DiscoverResultResponse) DecodeJSON(d *wire.Decoder) error {
+func (x *DiscoverResultResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = DiscoverResultResponse{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -2972,19 +2973,19 @@ func (x *DiscoverResultResponse) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "result":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Result.DecodeJSON(d)
@@ -2992,7 +2993,7 @@ func (x *DiscoverResultResponse) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -3017,23 +3018,23 @@ func (x *DiscoverResultResponse) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("result")
 		x.Result.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x DiscoverResultResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *DiscoverResultResponse) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ElicitRequest object.
-func (x *ElicitRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *ElicitRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -3041,13 +3042,13 @@ func (x *ElicitRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "method":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstString(d, "elicitation/create")
+			err = wireimpl.DecodeConstString(d, "elicitation/create")
 		case "params":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.Params.DecodeJSON(d)
@@ -3055,7 +3056,7 @@ func (x *ElicitRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -3076,23 +3077,23 @@ func (x *ElicitRequest) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ElicitRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ElicitRequestFormParams object.
-func (x *ElicitRequestFormParams) DecodeJSON(d *wire.Decoder) error {
+func (x *ElicitRequestFormParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitRequestFormParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -3100,20 +3101,20 @@ func (x *ElicitRequestFormParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "message":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Message, err = d.Str()
 		case "mode":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Mode.Value, err = d.Str()
 			x.Mode.Set = true
 		case "requestedSchema":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.RequestedSchema.DecodeJSON(d)
@@ -3121,7 +3122,7 @@ func (x *ElicitRequestFormParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -3146,23 +3147,23 @@ func (x *ElicitRequestFormParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("requestedSchema")
 		x.RequestedSchema.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ElicitRequestFormParamsRequestedSchema object.
-func (x *ElicitRequestFormParamsRequestedSchema) DecodeJSON(d *wire.Decoder) error {
+func (x *ElicitRequestFormParamsRequestedSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitRequestFormParamsRequestedSchema{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -3170,34 +3171,34 @@ func (x *ElicitRequestFormParamsRequestedSchema) DecodeJSON(d *wire.Decoder) err
 		switch string(key) {
 		case "$schema":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Schema.Value, err = d.Str()
 			x.Schema.Set = true
 		case "properties":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeMap(d, &x.Properties, (*PrimitiveSchemaDefinition).DecodeJSON)
+			err = wireimpl.DecodeMap(d, &x.Properties, (*PrimitiveSchemaDefinition).DecodeJSON)
 		case "required":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeList(d, &x.Required, wire.DecodeString)
+			err = wireimpl.DecodeList(d, &x.Required, wireimpl.DecodeString)
 		case "type":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			err = wire.DecodeConstString(d, "object")
+			err = wireimpl.DecodeConstString(d, "object")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -3216,33 +3217,33 @@ func (x *ElicitRequestFormParamsRequestedSchema) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("properties")
-		wire.EncodeMap(e, x.Properties, (*PrimitiveSchemaDefinition).EncodeJSON)
+		wireimpl.EncodeMap(e, x.Properties, (*PrimitiveSchemaDefinition).EncodeJSON)
 	}
 	if x.Required != nil {
 		e.FieldStart("required")
-		wire.EncodeList(e, x.Required, wire.EncodeString)
+		wireimpl.EncodeList(e, x.Required, wireimpl.EncodeString)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		e.FieldStart("type")
 		e.RawStr("\"object\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ElicitRequestFormParamsRequestedSchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of ElicitRequestParams the value is.
-func (x *ElicitRequestParams) DecodeJSON(d *wire.Decoder) error {
+func (x *ElicitRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitRequestParams{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -3260,7 +3261,7 @@ func (x *ElicitRequestParams) DecodeJSON(d *wire.Decoder) error {
 			case "url":
 				mask = uint64(0x2)
 			default:
-				return wire.UnknownVariant("mode", v)
+				return wireimpl.UnknownVariant("mode", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -3268,14 +3269,14 @@ func (x *ElicitRequestParams) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, elicitRequestParamsFits[:], mask)
+			mask = wireimpl.BestFit(present, elicitRequestParamsFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("ElicitRequestParams", d.Next())
+	return wireimpl.NoVariant("ElicitRequestParams", d.Next())
 }
 
-func (x *ElicitRequestParams) decodeVariant(d *wire.Decoder, i int) error {
+func (x *ElicitRequestParams) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.ElicitRequestFormParams = new(ElicitRequestFormParams)
@@ -3289,7 +3290,7 @@ func (x *ElicitRequestParams) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *ElicitRequestParams) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *ElicitRequestParams) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -3335,7 +3336,7 @@ func (x *ElicitRequestParams) IsZero() bool {
 	return !(x.ElicitRequestFormParams != nil || x.ElicitRequestURLParams != nil)
 }
 
-var elicitRequestParamsFits = [2]wire.Fit{{
+var elicitRequestParamsFits = [2]wireimpl.Fit{{
 	Declared: uint64(0x7),
 	Required: uint64(0x5),
 }, {
@@ -3346,17 +3347,17 @@ var elicitRequestParamsKeys = []string{"message", "mode", "requestedSchema", "ur
 
 // MarshalJSON implements json.Marshaler.
 func (x ElicitRequestParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequestParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ElicitRequestURLParams object.
-func (x *ElicitRequestURLParams) DecodeJSON(d *wire.Decoder) error {
+func (x *ElicitRequestURLParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitRequestURLParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -3364,19 +3365,19 @@ func (x *ElicitRequestURLParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "message":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Message, err = d.Str()
 		case "mode":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "url")
+			err = wireimpl.DecodeConstString(d, "url")
 		case "url":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.URL, err = d.Str()
@@ -3384,7 +3385,7 @@ func (x *ElicitRequestURLParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -3409,23 +3410,23 @@ func (x *ElicitRequestURLParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("url")
 		e.Str(x.URL)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ElicitRequestURLParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ElicitResult object.
-func (x *ElicitResult) DecodeJSON(d *wire.Decoder) error {
+func (x *ElicitResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -3433,21 +3434,21 @@ func (x *ElicitResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "action":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Action.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeMap(d, &x.Content, (*ElicitResultContentValue).DecodeJSON)
+			err = wireimpl.DecodeMap(d, &x.Content, (*ElicitResultContentValue).DecodeJSON)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -3466,25 +3467,25 @@ func (x *ElicitResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Content != nil {
 		e.FieldStart("content")
-		wire.EncodeMap(e, x.Content, (*ElicitResultContentValue).EncodeJSON)
+		wireimpl.EncodeMap(e, x.Content, (*ElicitResultContentValue).EncodeJSON)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ElicitResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ElicitResultAction.
-func (x *ElicitResultAction) DecodeJSON(d *wire.Decoder) error {
+func (x *ElicitResultAction) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
 	*x = ElicitResultAction(v)
 	return err
@@ -3497,17 +3498,17 @@ func (x ElicitResultAction) EncodeJSON(e *jx.Encoder) {
 
 // MarshalJSON implements json.Marshaler.
 func (x ElicitResultAction) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitResultAction) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of ElicitResultContentValue the value is.
-func (x *ElicitResultContentValue) DecodeJSON(d *wire.Decoder) error {
+func (x *ElicitResultContentValue) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitResultContentValue{}
 	switch d.Next() {
 	case wire.KindArray:
@@ -3519,14 +3520,14 @@ func (x *ElicitResultContentValue) DecodeJSON(d *wire.Decoder) error {
 	case wire.KindBool:
 		return x.decodeFirst(d, uint64(0x8))
 	}
-	return wire.NoVariant("ElicitResultContentValue", d.Next())
+	return wireimpl.NoVariant("ElicitResultContentValue", d.Next())
 }
 
-func (x *ElicitResultContentValue) decodeVariant(d *wire.Decoder, i int) error {
+func (x *ElicitResultContentValue) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		var err error
-		err = wire.DecodeList(d, &x.Array, wire.DecodeString)
+		err = wireimpl.DecodeList(d, &x.Array, wireimpl.DecodeString)
 		return err
 	case 1:
 		var err error
@@ -3549,7 +3550,7 @@ func (x *ElicitResultContentValue) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *ElicitResultContentValue) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *ElicitResultContentValue) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -3582,11 +3583,11 @@ func (x *ElicitResultContentValue) decodeFirst(d *wire.Decoder, mask uint64) err
 func (x *ElicitResultContentValue) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Array != nil:
-		wire.EncodeList(e, x.Array, wire.EncodeString)
+		wireimpl.EncodeList(e, x.Array, wireimpl.EncodeString)
 	case x.String.Set:
 		e.Str(x.String.Value)
 	case x.Number.Set:
-		wire.EncodeFloat(e, x.Number.Value)
+		wireimpl.EncodeFloat(e, x.Number.Value)
 	case x.Boolean.Set:
 		e.Bool(x.Boolean.Value)
 	default:
@@ -3601,17 +3602,17 @@ func (x *ElicitResultContentValue) IsZero() bool {
 
 // MarshalJSON implements json.Marshaler.
 func (x ElicitResultContentValue) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitResultContentValue) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a EmbeddedResource object.
-func (x *EmbeddedResource) DecodeJSON(d *wire.Decoder) error {
+func (x *EmbeddedResource) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = EmbeddedResource{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -3619,34 +3620,34 @@ func (x *EmbeddedResource) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Annotations = new(Annotations)
 			err = x.Annotations.DecodeJSON(d)
 		case "resource":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Resource.DecodeJSON(d)
 		case "type":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			err = wire.DecodeConstString(d, "resource")
+			err = wireimpl.DecodeConstString(d, "resource")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -3661,7 +3662,7 @@ func (x *EmbeddedResource) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -3675,23 +3676,23 @@ func (x *EmbeddedResource) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		e.RawStr("\"resource\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of EmbeddedResourceResource the value is.
-func (x *EmbeddedResourceResource) DecodeJSON(d *wire.Decoder) error {
+func (x *EmbeddedResourceResource) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = EmbeddedResourceResource{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -3701,14 +3702,14 @@ func (x *EmbeddedResourceResource) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, embeddedResourceResourceFits[:], mask)
+			mask = wireimpl.BestFit(present, embeddedResourceResourceFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("EmbeddedResourceResource", d.Next())
+	return wireimpl.NoVariant("EmbeddedResourceResource", d.Next())
 }
 
-func (x *EmbeddedResourceResource) decodeVariant(d *wire.Decoder, i int) error {
+func (x *EmbeddedResourceResource) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.TextResourceContents = new(TextResourceContents)
@@ -3722,7 +3723,7 @@ func (x *EmbeddedResourceResource) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *EmbeddedResourceResource) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *EmbeddedResourceResource) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -3768,7 +3769,7 @@ func (x *EmbeddedResourceResource) IsZero() bool {
 	return !(x.TextResourceContents != nil || x.BlobResourceContents != nil)
 }
 
-var embeddedResourceResourceFits = [2]wire.Fit{{
+var embeddedResourceResourceFits = [2]wireimpl.Fit{{
 	Declared: uint64(0xf),
 	Required: uint64(0xc),
 }, {
@@ -3779,17 +3780,17 @@ var embeddedResourceResourceKeys = []string{"_meta", "mimeType", "text", "uri", 
 
 // MarshalJSON implements json.Marshaler.
 func (x EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of EnumSchema the value is.
-func (x *EnumSchema) DecodeJSON(d *wire.Decoder) error {
+func (x *EnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = EnumSchema{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -3799,7 +3800,7 @@ func (x *EnumSchema) DecodeJSON(d *wire.Decoder) error {
 		}
 		var mask uint64
 		if !found {
-			return wire.MissingDiscriminator("type")
+			return wireimpl.MissingDiscriminator("type")
 		} else {
 			switch v {
 			case "string":
@@ -3807,7 +3808,7 @@ func (x *EnumSchema) DecodeJSON(d *wire.Decoder) error {
 			case "array":
 				mask = uint64(0xc)
 			default:
-				return wire.UnknownVariant("type", v)
+				return wireimpl.UnknownVariant("type", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -3815,14 +3816,14 @@ func (x *EnumSchema) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, enumSchemaFits[:], mask)
+			mask = wireimpl.BestFit(present, enumSchemaFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("EnumSchema", d.Next())
+	return wireimpl.NoVariant("EnumSchema", d.Next())
 }
 
-func (x *EnumSchema) decodeVariant(d *wire.Decoder, i int) error {
+func (x *EnumSchema) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.UntitledSingleSelectEnumSchema = new(UntitledSingleSelectEnumSchema)
@@ -3845,7 +3846,7 @@ func (x *EnumSchema) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *EnumSchema) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *EnumSchema) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -3897,7 +3898,7 @@ func (x *EnumSchema) IsZero() bool {
 	return !(x.UntitledSingleSelectEnumSchema != nil || x.TitledSingleSelectEnumSchema != nil || x.UntitledMultiSelectEnumSchema != nil || x.TitledMultiSelectEnumSchema != nil || x.LegacyTitledEnumSchema != nil)
 }
 
-var enumSchemaFits = [5]wire.Fit{{
+var enumSchemaFits = [5]wireimpl.Fit{{
 	Declared: uint64(0x1f),
 	Required: uint64(0x14),
 }, {
@@ -3917,17 +3918,17 @@ var enumSchemaKeys = []string{"default", "description", "enum", "title", "type",
 
 // MarshalJSON implements json.Marshaler.
 func (x EnumSchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *EnumSchema) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a Error object.
-func (x *Error) DecodeJSON(d *wire.Decoder) error {
+func (x *Error) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Error{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -3935,19 +3936,19 @@ func (x *Error) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "code":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Code, err = d.Int64()
 		case "data":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Data, err = d.Raw()
 		case "message":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Message, err = d.Str()
@@ -3955,7 +3956,7 @@ func (x *Error) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -3974,29 +3975,29 @@ func (x *Error) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Data != nil {
 		e.FieldStart("data")
-		wire.EncodeRaw(e, x.Data)
+		wireimpl.EncodeRaw(e, x.Data)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("message")
 		e.Str(x.Message)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x Error) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Error) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a GetPromptRequest object.
-func (x *GetPromptRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *GetPromptRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetPromptRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -4004,25 +4005,25 @@ func (x *GetPromptRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "prompts/get")
+			err = wireimpl.DecodeConstString(d, "prompts/get")
 		case "params":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.Params.DecodeJSON(d)
@@ -4030,7 +4031,7 @@ func (x *GetPromptRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -4059,23 +4060,23 @@ func (x *GetPromptRequest) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a GetPromptRequestParams object.
-func (x *GetPromptRequestParams) DecodeJSON(d *wire.Decoder) error {
+func (x *GetPromptRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetPromptRequestParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -4083,31 +4084,31 @@ func (x *GetPromptRequestParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Meta.DecodeJSON(d)
 		case "arguments":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeMap(d, &x.Arguments, wire.DecodeString)
+			err = wireimpl.DecodeMap(d, &x.Arguments, wireimpl.DecodeString)
 		case "inputResponses":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.InputResponses.DecodeJSON(d)
 		case "name":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.Name, err = d.Str()
 		case "requestState":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.RequestState.Value, err = d.Str()
@@ -4116,7 +4117,7 @@ func (x *GetPromptRequestParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -4135,7 +4136,7 @@ func (x *GetPromptRequestParams) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Arguments != nil {
 		e.FieldStart("arguments")
-		wire.EncodeMap(e, x.Arguments, wire.EncodeString)
+		wireimpl.EncodeMap(e, x.Arguments, wireimpl.EncodeString)
 	}
 	if x.InputResponses != nil {
 		e.FieldStart("inputResponses")
@@ -4149,23 +4150,23 @@ func (x *GetPromptRequestParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("requestState")
 		e.Str(x.RequestState.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x GetPromptRequestParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a GetPromptResult object.
-func (x *GetPromptResult) DecodeJSON(d *wire.Decoder) error {
+func (x *GetPromptResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetPromptResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -4173,27 +4174,27 @@ func (x *GetPromptResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(ResultMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "description":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "messages":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeList(d, &x.Messages, (*PromptMessage).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Messages, (*PromptMessage).DecodeJSON)
 		case "resultType":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.ResultType, err = d.Str()
@@ -4201,7 +4202,7 @@ func (x *GetPromptResult) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -4224,29 +4225,29 @@ func (x *GetPromptResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("messages")
-		wire.EncodeList(e, x.Messages, (*PromptMessage).EncodeJSON)
+		wireimpl.EncodeList(e, x.Messages, (*PromptMessage).EncodeJSON)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		e.FieldStart("resultType")
 		e.Str(x.ResultType)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x GetPromptResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a GetPromptResultResponse object.
-func (x *GetPromptResultResponse) DecodeJSON(d *wire.Decoder) error {
+func (x *GetPromptResultResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetPromptResultResponse{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -4254,19 +4255,19 @@ func (x *GetPromptResultResponse) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "result":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Result.DecodeJSON(d)
@@ -4274,7 +4275,7 @@ func (x *GetPromptResultResponse) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -4299,23 +4300,23 @@ func (x *GetPromptResultResponse) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("result")
 		x.Result.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x GetPromptResultResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetPromptResultResponse) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of GetPromptResultResponseResult the value is.
-func (x *GetPromptResultResponseResult) DecodeJSON(d *wire.Decoder) error {
+func (x *GetPromptResultResponseResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetPromptResultResponseResult{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -4333,7 +4334,7 @@ func (x *GetPromptResultResponseResult) DecodeJSON(d *wire.Decoder) error {
 			case "complete":
 				mask = uint64(0x2)
 			default:
-				return wire.UnknownVariant("resultType", v)
+				return wireimpl.UnknownVariant("resultType", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -4341,14 +4342,14 @@ func (x *GetPromptResultResponseResult) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, getPromptResultResponseResultFits[:], mask)
+			mask = wireimpl.BestFit(present, getPromptResultResponseResultFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("GetPromptResultResponseResult", d.Next())
+	return wireimpl.NoVariant("GetPromptResultResponseResult", d.Next())
 }
 
-func (x *GetPromptResultResponseResult) decodeVariant(d *wire.Decoder, i int) error {
+func (x *GetPromptResultResponseResult) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.InputRequiredResult = new(InputRequiredResult)
@@ -4362,7 +4363,7 @@ func (x *GetPromptResultResponseResult) decodeVariant(d *wire.Decoder, i int) er
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *GetPromptResultResponseResult) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *GetPromptResultResponseResult) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -4408,7 +4409,7 @@ func (x *GetPromptResultResponseResult) IsZero() bool {
 	return !(x.InputRequiredResult != nil || x.GetPromptResult != nil)
 }
 
-var getPromptResultResponseResultFits = [2]wire.Fit{{
+var getPromptResultResponseResultFits = [2]wireimpl.Fit{{
 	Declared: uint64(0xf),
 	Required: uint64(0x8),
 }, {
@@ -4419,17 +4420,17 @@ var getPromptResultResponseResultKeys = []string{"_meta", "inputRequests", "requ
 
 // MarshalJSON implements json.Marshaler.
 func (x GetPromptResultResponseResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetPromptResultResponseResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a HeaderMismatchError object.
-func (x *HeaderMismatchError) DecodeJSON(d *wire.Decoder) error {
+func (x *HeaderMismatchError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = HeaderMismatchError{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -4437,27 +4438,27 @@ func (x *HeaderMismatchError) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "error":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Error.DecodeJSON(d)
 		case "id":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -4482,23 +4483,23 @@ func (x *HeaderMismatchError) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("jsonrpc")
 		e.RawStr("\"2.0\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x HeaderMismatchError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *HeaderMismatchError) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a HeaderMismatchErrorError object.
-func (x *HeaderMismatchErrorError) DecodeJSON(d *wire.Decoder) error {
+func (x *HeaderMismatchErrorError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = HeaderMismatchErrorError{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -4506,19 +4507,19 @@ func (x *HeaderMismatchErrorError) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "code":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstInt(d, -32020)
+			err = wireimpl.DecodeConstInt(d, -32020)
 		case "data":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Data, err = d.Raw()
 		case "message":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Message, err = d.Str()
@@ -4526,7 +4527,7 @@ func (x *HeaderMismatchErrorError) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -4545,29 +4546,29 @@ func (x *HeaderMismatchErrorError) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Data != nil {
 		e.FieldStart("data")
-		wire.EncodeRaw(e, x.Data)
+		wireimpl.EncodeRaw(e, x.Data)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("message")
 		e.Str(x.Message)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *HeaderMismatchErrorError) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a Icon object.
-func (x *Icon) DecodeJSON(d *wire.Decoder) error {
+func (x *Icon) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Icon{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -4575,26 +4576,26 @@ func (x *Icon) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "mimeType":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.MIMEType.Value, err = d.Str()
 			x.MIMEType.Set = true
 		case "sizes":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeList(d, &x.Sizes, wire.DecodeString)
+			err = wireimpl.DecodeList(d, &x.Sizes, wireimpl.DecodeString)
 		case "src":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Src, err = d.Str()
 		case "theme":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.Theme.Value.DecodeJSON(d)
@@ -4603,7 +4604,7 @@ func (x *Icon) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -4622,7 +4623,7 @@ func (x *Icon) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Sizes != nil {
 		e.FieldStart("sizes")
-		wire.EncodeList(e, x.Sizes, wire.EncodeString)
+		wireimpl.EncodeList(e, x.Sizes, wireimpl.EncodeString)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("src")
@@ -4632,23 +4633,23 @@ func (x *Icon) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("theme")
 		x.Theme.Value.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x Icon) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Icon) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a IconTheme.
-func (x *IconTheme) DecodeJSON(d *wire.Decoder) error {
+func (x *IconTheme) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
 	*x = IconTheme(v)
 	return err
@@ -4661,17 +4662,17 @@ func (x IconTheme) EncodeJSON(e *jx.Encoder) {
 
 // MarshalJSON implements json.Marshaler.
 func (x IconTheme) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *IconTheme) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a Icons object.
-func (x *Icons) DecodeJSON(d *wire.Decoder) error {
+func (x *Icons) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Icons{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -4679,15 +4680,15 @@ func (x *Icons) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "icons":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeList(d, &x.Icons, (*Icon).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Icons, (*Icon).DecodeJSON)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -4701,25 +4702,25 @@ func (x *Icons) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Icons != nil {
 		e.FieldStart("icons")
-		wire.EncodeList(e, x.Icons, (*Icon).EncodeJSON)
+		wireimpl.EncodeList(e, x.Icons, (*Icon).EncodeJSON)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x Icons) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Icons) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ImageContent object.
-func (x *ImageContent) DecodeJSON(d *wire.Decoder) error {
+func (x *ImageContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ImageContent{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -4727,40 +4728,40 @@ func (x *ImageContent) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Annotations = new(Annotations)
 			err = x.Annotations.DecodeJSON(d)
 		case "data":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Data, err = d.Str()
 		case "mimeType":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.MIMEType, err = d.Str()
 		case "type":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
-			err = wire.DecodeConstString(d, "image")
+			err = wireimpl.DecodeConstString(d, "image")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -4775,7 +4776,7 @@ func (x *ImageContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -4793,23 +4794,23 @@ func (x *ImageContent) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		e.RawStr("\"image\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ImageContent) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a Implementation object.
-func (x *Implementation) DecodeJSON(d *wire.Decoder) error {
+func (x *Implementation) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Implementation{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -4817,39 +4818,39 @@ func (x *Implementation) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "description":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "icons":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeList(d, &x.Icons, (*Icon).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Icons, (*Icon).DecodeJSON)
 		case "name":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Name, err = d.Str()
 		case "title":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.Title.Value, err = d.Str()
 			x.Title.Set = true
 		case "version":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.Version, err = d.Str()
 		case "websiteUrl":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			x.WebsiteURL.Value, err = d.Str()
@@ -4858,7 +4859,7 @@ func (x *Implementation) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -4877,7 +4878,7 @@ func (x *Implementation) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Icons != nil {
 		e.FieldStart("icons")
-		wire.EncodeList(e, x.Icons, (*Icon).EncodeJSON)
+		wireimpl.EncodeList(e, x.Icons, (*Icon).EncodeJSON)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("name")
@@ -4895,23 +4896,23 @@ func (x *Implementation) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("websiteUrl")
 		e.Str(x.WebsiteURL.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x Implementation) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Implementation) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of InputRequest the value is.
-func (x *InputRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *InputRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InputRequest{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -4921,7 +4922,7 @@ func (x *InputRequest) DecodeJSON(d *wire.Decoder) error {
 		}
 		var mask uint64
 		if !found {
-			return wire.MissingDiscriminator("method")
+			return wireimpl.MissingDiscriminator("method")
 		} else {
 			switch v {
 			case "sampling/createMessage":
@@ -4931,7 +4932,7 @@ func (x *InputRequest) DecodeJSON(d *wire.Decoder) error {
 			case "elicitation/create":
 				mask = uint64(0x4)
 			default:
-				return wire.UnknownVariant("method", v)
+				return wireimpl.UnknownVariant("method", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -4939,14 +4940,14 @@ func (x *InputRequest) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, inputRequestFits[:], mask)
+			mask = wireimpl.BestFit(present, inputRequestFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("InputRequest", d.Next())
+	return wireimpl.NoVariant("InputRequest", d.Next())
 }
 
-func (x *InputRequest) decodeVariant(d *wire.Decoder, i int) error {
+func (x *InputRequest) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.CreateMessageRequest = new(CreateMessageRequest)
@@ -4963,7 +4964,7 @@ func (x *InputRequest) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *InputRequest) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *InputRequest) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -5011,7 +5012,7 @@ func (x *InputRequest) IsZero() bool {
 	return !(x.CreateMessageRequest != nil || x.ListRootsRequest != nil || x.ElicitRequest != nil)
 }
 
-var inputRequestFits = [3]wire.Fit{{
+var inputRequestFits = [3]wireimpl.Fit{{
 	Declared: uint64(0x3),
 	Required: uint64(0x3),
 }, {
@@ -5025,38 +5026,38 @@ var inputRequestKeys = []string{"method", "params"}
 
 // MarshalJSON implements json.Marshaler.
 func (x InputRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InputRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a InputRequests.
-func (x *InputRequests) DecodeJSON(d *wire.Decoder) error {
-	return wire.DecodeMap(d, (*map[string]InputRequest)(x), (*InputRequest).DecodeJSON)
+func (x *InputRequests) DecodeJSON(d *wireimpl.Decoder) error {
+	return wireimpl.DecodeMap(d, (*map[string]InputRequest)(x), (*InputRequest).DecodeJSON)
 }
 
 // EncodeJSON writes x with its keys sorted.
 func (x *InputRequests) EncodeJSON(e *jx.Encoder) {
-	wire.EncodeMap(e, map[string]InputRequest(*x), (*InputRequest).EncodeJSON)
+	wireimpl.EncodeMap(e, map[string]InputRequest(*x), (*InputRequest).EncodeJSON)
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x InputRequests) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InputRequests) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a InputRequiredResult object.
-func (x *InputRequiredResult) DecodeJSON(d *wire.Decoder) error {
+func (x *InputRequiredResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InputRequiredResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -5064,27 +5065,27 @@ func (x *InputRequiredResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(ResultMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "inputRequests":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.InputRequests.DecodeJSON(d)
 		case "requestState":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.RequestState.Value, err = d.Str()
 			x.RequestState.Set = true
 		case "resultType":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.ResultType, err = d.Str()
@@ -5092,7 +5093,7 @@ func (x *InputRequiredResult) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -5121,23 +5122,23 @@ func (x *InputRequiredResult) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("resultType")
 		e.Str(x.ResultType)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of InputResponse the value is.
-func (x *InputResponse) DecodeJSON(d *wire.Decoder) error {
+func (x *InputResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InputResponse{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -5147,14 +5148,14 @@ func (x *InputResponse) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, inputResponseFits[:], mask)
+			mask = wireimpl.BestFit(present, inputResponseFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("InputResponse", d.Next())
+	return wireimpl.NoVariant("InputResponse", d.Next())
 }
 
-func (x *InputResponse) decodeVariant(d *wire.Decoder, i int) error {
+func (x *InputResponse) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.CreateMessageResult = new(CreateMessageResult)
@@ -5171,7 +5172,7 @@ func (x *InputResponse) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *InputResponse) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *InputResponse) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -5219,7 +5220,7 @@ func (x *InputResponse) IsZero() bool {
 	return !(x.CreateMessageResult != nil || x.ListRootsResult != nil || x.ElicitResult != nil)
 }
 
-var inputResponseFits = [3]wire.Fit{{
+var inputResponseFits = [3]wireimpl.Fit{{
 	Declared: uint64(0x1f),
 	Required: uint64(0xe),
 }, {
@@ -5233,17 +5234,17 @@ var inputResponseKeys = []string{"_meta", "content", "model", "role", "stopReaso
 
 // MarshalJSON implements json.Marshaler.
 func (x InputResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InputResponse) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a InputResponseRequestParams object.
-func (x *InputResponseRequestParams) DecodeJSON(d *wire.Decoder) error {
+func (x *InputResponseRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InputResponseRequestParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -5251,19 +5252,19 @@ func (x *InputResponseRequestParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Meta.DecodeJSON(d)
 		case "inputResponses":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.InputResponses.DecodeJSON(d)
 		case "requestState":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.RequestState.Value, err = d.Str()
@@ -5272,7 +5273,7 @@ func (x *InputResponseRequestParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -5297,44 +5298,44 @@ func (x *InputResponseRequestParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("requestState")
 		e.Str(x.RequestState.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x InputResponseRequestParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a InputResponses.
-func (x *InputResponses) DecodeJSON(d *wire.Decoder) error {
-	return wire.DecodeMap(d, (*map[string]InputResponse)(x), (*InputResponse).DecodeJSON)
+func (x *InputResponses) DecodeJSON(d *wireimpl.Decoder) error {
+	return wireimpl.DecodeMap(d, (*map[string]InputResponse)(x), (*InputResponse).DecodeJSON)
 }
 
 // EncodeJSON writes x with its keys sorted.
 func (x *InputResponses) EncodeJSON(e *jx.Encoder) {
-	wire.EncodeMap(e, map[string]InputResponse(*x), (*InputResponse).EncodeJSON)
+	wireimpl.EncodeMap(e, map[string]InputResponse(*x), (*InputResponse).EncodeJSON)
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x InputResponses) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InputResponses) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a InternalError object.
-func (x *InternalError) DecodeJSON(d *wire.Decoder) error {
+func (x *InternalError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InternalError{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -5342,19 +5343,19 @@ func (x *InternalError) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "code":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstInt(d, -32603)
+			err = wireimpl.DecodeConstInt(d, -32603)
 		case "data":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Data, err = d.Raw()
 		case "message":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Message, err = d.Str()
@@ -5362,7 +5363,7 @@ func (x *InternalError) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -5381,29 +5382,29 @@ func (x *InternalError) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Data != nil {
 		e.FieldStart("data")
-		wire.EncodeRaw(e, x.Data)
+		wireimpl.EncodeRaw(e, x.Data)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("message")
 		e.Str(x.Message)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x InternalError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InternalError) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a InvalidParamsError object.
-func (x *InvalidParamsError) DecodeJSON(d *wire.Decoder) error {
+func (x *InvalidParamsError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InvalidParamsError{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -5411,19 +5412,19 @@ func (x *InvalidParamsError) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "code":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstInt(d, -32602)
+			err = wireimpl.DecodeConstInt(d, -32602)
 		case "data":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Data, err = d.Raw()
 		case "message":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Message, err = d.Str()
@@ -5431,7 +5432,7 @@ func (x *InvalidParamsError) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -5450,29 +5451,29 @@ func (x *InvalidParamsError) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Data != nil {
 		e.FieldStart("data")
-		wire.EncodeRaw(e, x.Data)
+		wireimpl.EncodeRaw(e, x.Data)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("message")
 		e.Str(x.Message)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x InvalidParamsError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InvalidParamsError) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a InvalidRequestError object.
-func (x *InvalidRequestError) DecodeJSON(d *wire.Decoder) error {
+func (x *InvalidRequestError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InvalidRequestError{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -5480,19 +5481,19 @@ func (x *InvalidRequestError) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "code":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstInt(d, -32600)
+			err = wireimpl.DecodeConstInt(d, -32600)
 		case "data":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Data, err = d.Raw()
 		case "message":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Message, err = d.Str()
@@ -5500,7 +5501,7 @@ func (x *InvalidRequestError) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -5519,29 +5520,75 @@ func (x *InvalidRequestError) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Data != nil {
 		e.FieldStart("data")
-		wire.EncodeRaw(e, x.Data)
+		wireimpl.EncodeRaw(e, x.Data)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("message")
 		e.Str(x.Message)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x InvalidRequestError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InvalidRequestError) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
+}
+
+// DecodeJSON reads a JSONArray verbatim.
+func (x *JSONArray) DecodeJSON(d *wireimpl.Decoder) error {
+	r, err := d.RawKind(wire.KindArray)
+	*x = JSONArray(r)
+	return err
+}
+
+// EncodeJSON writes x as it was received.
+func (x *JSONArray) EncodeJSON(e *jx.Encoder) {
+	wireimpl.EncodeRawOr(e, wire.Raw(*x), "[]")
+}
+
+// MarshalJSON implements json.Marshaler.
+func (x JSONArray) MarshalJSON() ([]byte, error) {
+	return wireimpl.Marshal(&x)
+}
+
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
+func (x *JSONArray) UnmarshalJSON(data []byte) error {
+	return wireimpl.Decode(data, x)
+}
+
+// DecodeJSON reads a JSONObject verbatim.
+func (x *JSONObject) DecodeJSON(d *wireimpl.Decoder) error {
+	r, err := d.RawKind(wire.KindObject)
+	*x = JSONObject(r)
+	return err
+}
+
+// EncodeJSON writes x as it was received.
+func (x *JSONObject) EncodeJSON(e *jx.Encoder) {
+	wireimpl.EncodeRawOr(e, wire.Raw(*x), "{}")
+}
+
+// MarshalJSON implements json.Marshaler.
+func (x JSONObject) MarshalJSON() ([]byte, error) {
+	return wireimpl.Marshal(&x)
+}
+
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
+func (x *JSONObject) UnmarshalJSON(data []byte) error {
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a JSONRPCErrorResponse object.
-func (x *JSONRPCErrorResponse) DecodeJSON(d *wire.Decoder) error {
+func (x *JSONRPCErrorResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = JSONRPCErrorResponse{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -5549,27 +5596,27 @@ func (x *JSONRPCErrorResponse) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "error":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Error.DecodeJSON(d)
 		case "id":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -5594,23 +5641,23 @@ func (x *JSONRPCErrorResponse) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("jsonrpc")
 		e.RawStr("\"2.0\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of JSONRPCMessage the value is.
-func (x *JSONRPCMessage) DecodeJSON(d *wire.Decoder) error {
+func (x *JSONRPCMessage) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = JSONRPCMessage{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -5620,14 +5667,14 @@ func (x *JSONRPCMessage) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, jSONRPCMessageFits[:], mask)
+			mask = wireimpl.BestFit(present, jSONRPCMessageFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("JSONRPCMessage", d.Next())
+	return wireimpl.NoVariant("JSONRPCMessage", d.Next())
 }
 
-func (x *JSONRPCMessage) decodeVariant(d *wire.Decoder, i int) error {
+func (x *JSONRPCMessage) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.JSONRPCRequest = new(JSONRPCRequest)
@@ -5647,7 +5694,7 @@ func (x *JSONRPCMessage) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *JSONRPCMessage) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *JSONRPCMessage) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -5697,7 +5744,7 @@ func (x *JSONRPCMessage) IsZero() bool {
 	return !(x.JSONRPCRequest != nil || x.JSONRPCNotification != nil || x.JSONRPCResultResponse != nil || x.JSONRPCErrorResponse != nil)
 }
 
-var jSONRPCMessageFits = [4]wire.Fit{{
+var jSONRPCMessageFits = [4]wireimpl.Fit{{
 	Declared: uint64(0xf),
 	Required: uint64(0x7),
 }, {
@@ -5714,17 +5761,17 @@ var jSONRPCMessageKeys = []string{"id", "jsonrpc", "method", "params", "result",
 
 // MarshalJSON implements json.Marshaler.
 func (x JSONRPCMessage) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCMessage) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a JSONRPCNotification object.
-func (x *JSONRPCNotification) DecodeJSON(d *wire.Decoder) error {
+func (x *JSONRPCNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = JSONRPCNotification{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -5732,19 +5779,19 @@ func (x *JSONRPCNotification) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "jsonrpc":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Method, err = d.Str()
 		case "params":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Params, err = d.RawKind(wire.KindObject)
@@ -5752,7 +5799,7 @@ func (x *JSONRPCNotification) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -5775,25 +5822,25 @@ func (x *JSONRPCNotification) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Params != nil {
 		e.FieldStart("params")
-		wire.EncodeRaw(e, x.Params)
+		wireimpl.EncodeRaw(e, x.Params)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a JSONRPCRequest object.
-func (x *JSONRPCRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *JSONRPCRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = JSONRPCRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -5801,25 +5848,25 @@ func (x *JSONRPCRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Method, err = d.Str()
 		case "params":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.Params, err = d.RawKind(wire.KindObject)
@@ -5827,7 +5874,7 @@ func (x *JSONRPCRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -5854,25 +5901,25 @@ func (x *JSONRPCRequest) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Params != nil {
 		e.FieldStart("params")
-		wire.EncodeRaw(e, x.Params)
+		wireimpl.EncodeRaw(e, x.Params)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x JSONRPCRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of JSONRPCResponse the value is.
-func (x *JSONRPCResponse) DecodeJSON(d *wire.Decoder) error {
+func (x *JSONRPCResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = JSONRPCResponse{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -5882,14 +5929,14 @@ func (x *JSONRPCResponse) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, jSONRPCResponseFits[:], mask)
+			mask = wireimpl.BestFit(present, jSONRPCResponseFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("JSONRPCResponse", d.Next())
+	return wireimpl.NoVariant("JSONRPCResponse", d.Next())
 }
 
-func (x *JSONRPCResponse) decodeVariant(d *wire.Decoder, i int) error {
+func (x *JSONRPCResponse) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.JSONRPCResultResponse = new(JSONRPCResultResponse)
@@ -5903,7 +5950,7 @@ func (x *JSONRPCResponse) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *JSONRPCResponse) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *JSONRPCResponse) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -5949,7 +5996,7 @@ func (x *JSONRPCResponse) IsZero() bool {
 	return !(x.JSONRPCResultResponse != nil || x.JSONRPCErrorResponse != nil)
 }
 
-var jSONRPCResponseFits = [2]wire.Fit{{
+var jSONRPCResponseFits = [2]wireimpl.Fit{{
 	Declared: uint64(0x7),
 	Required: uint64(0x7),
 }, {
@@ -5960,17 +6007,17 @@ var jSONRPCResponseKeys = []string{"id", "jsonrpc", "result", "error"}
 
 // MarshalJSON implements json.Marshaler.
 func (x JSONRPCResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCResponse) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a JSONRPCResultResponse object.
-func (x *JSONRPCResultResponse) DecodeJSON(d *wire.Decoder) error {
+func (x *JSONRPCResultResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = JSONRPCResultResponse{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -5978,19 +6025,19 @@ func (x *JSONRPCResultResponse) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "result":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Result.DecodeJSON(d)
@@ -5998,7 +6045,7 @@ func (x *JSONRPCResultResponse) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -6023,23 +6070,46 @@ func (x *JSONRPCResultResponse) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("result")
 		x.Result.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCResultResponse) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
+}
+
+// DecodeJSON reads a JSONValue verbatim.
+func (x *JSONValue) DecodeJSON(d *wireimpl.Decoder) error {
+	r, err := d.Raw()
+	*x = JSONValue(r)
+	return err
+}
+
+// EncodeJSON writes x as it was received.
+func (x *JSONValue) EncodeJSON(e *jx.Encoder) {
+	wireimpl.EncodeRaw(e, wire.Raw(*x))
+}
+
+// MarshalJSON implements json.Marshaler.
+func (x JSONValue) MarshalJSON() ([]byte, error) {
+	return wireimpl.Marshal(&x)
+}
+
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
+func (x *JSONValue) UnmarshalJSON(data []byte) error {
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a LegacyTitledEnumSchema object.
-func (x *LegacyTitledEnumSchema) DecodeJSON(d *wire.Decoder) error {
+func (x *LegacyTitledEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = LegacyTitledEnumSchema{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -6047,48 +6117,48 @@ func (x *LegacyTitledEnumSchema) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "default":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Default.Value, err = d.Str()
 			x.Default.Set = true
 		case "description":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "enum":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeList(d, &x.Enum, wire.DecodeString)
+			err = wireimpl.DecodeList(d, &x.Enum, wireimpl.DecodeString)
 		case "enumNames":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			err = wire.DecodeList(d, &x.EnumNames, wire.DecodeString)
+			err = wireimpl.DecodeList(d, &x.EnumNames, wireimpl.DecodeString)
 		case "title":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.Title.Value, err = d.Str()
 			x.Title.Set = true
 		case "type":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
-			err = wire.DecodeConstString(d, "string")
+			err = wireimpl.DecodeConstString(d, "string")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -6111,11 +6181,11 @@ func (x *LegacyTitledEnumSchema) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("enum")
-		wire.EncodeList(e, x.Enum, wire.EncodeString)
+		wireimpl.EncodeList(e, x.Enum, wireimpl.EncodeString)
 	}
 	if x.EnumNames != nil {
 		e.FieldStart("enumNames")
-		wire.EncodeList(e, x.EnumNames, wire.EncodeString)
+		wireimpl.EncodeList(e, x.EnumNames, wireimpl.EncodeString)
 	}
 	if x.Title.Set {
 		e.FieldStart("title")
@@ -6125,23 +6195,23 @@ func (x *LegacyTitledEnumSchema) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		e.RawStr("\"string\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x LegacyTitledEnumSchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListPromptsRequest object.
-func (x *ListPromptsRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *ListPromptsRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListPromptsRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -6149,25 +6219,25 @@ func (x *ListPromptsRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "prompts/list")
+			err = wireimpl.DecodeConstString(d, "prompts/list")
 		case "params":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.Params.DecodeJSON(d)
@@ -6175,7 +6245,7 @@ func (x *ListPromptsRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -6204,23 +6274,23 @@ func (x *ListPromptsRequest) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListPromptsRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListPromptsResult object.
-func (x *ListPromptsResult) DecodeJSON(d *wire.Decoder) error {
+func (x *ListPromptsResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListPromptsResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -6228,39 +6298,39 @@ func (x *ListPromptsResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(ResultMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "cacheScope":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.CacheScope.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.NextCursor.Value, err = d.Str()
 			x.NextCursor.Set = true
 		case "prompts":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			err = wire.DecodeList(d, &x.Prompts, (*Prompt).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Prompts, (*Prompt).DecodeJSON)
 		case "resultType":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.ResultType, err = d.Str()
 		case "ttlMs":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			x.TTLMs, err = d.Int64()
@@ -6268,7 +6338,7 @@ func (x *ListPromptsResult) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -6295,7 +6365,7 @@ func (x *ListPromptsResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		e.FieldStart("prompts")
-		wire.EncodeList(e, x.Prompts, (*Prompt).EncodeJSON)
+		wireimpl.EncodeList(e, x.Prompts, (*Prompt).EncodeJSON)
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		e.FieldStart("resultType")
@@ -6305,23 +6375,23 @@ func (x *ListPromptsResult) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("ttlMs")
 		e.Int64(x.TTLMs)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListPromptsResultResponse object.
-func (x *ListPromptsResultResponse) DecodeJSON(d *wire.Decoder) error {
+func (x *ListPromptsResultResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListPromptsResultResponse{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -6329,19 +6399,19 @@ func (x *ListPromptsResultResponse) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "result":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Result.DecodeJSON(d)
@@ -6349,7 +6419,7 @@ func (x *ListPromptsResultResponse) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -6374,23 +6444,23 @@ func (x *ListPromptsResultResponse) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("result")
 		x.Result.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListPromptsResultResponse) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListResourceTemplatesRequest object.
-func (x *ListResourceTemplatesRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *ListResourceTemplatesRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListResourceTemplatesRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -6398,25 +6468,25 @@ func (x *ListResourceTemplatesRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "resources/templates/list")
+			err = wireimpl.DecodeConstString(d, "resources/templates/list")
 		case "params":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.Params.DecodeJSON(d)
@@ -6424,7 +6494,7 @@ func (x *ListResourceTemplatesRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -6453,23 +6523,23 @@ func (x *ListResourceTemplatesRequest) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListResourceTemplatesRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListResourceTemplatesResult object.
-func (x *ListResourceTemplatesResult) DecodeJSON(d *wire.Decoder) error {
+func (x *ListResourceTemplatesResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListResourceTemplatesResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -6477,39 +6547,39 @@ func (x *ListResourceTemplatesResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(ResultMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "cacheScope":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.CacheScope.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.NextCursor.Value, err = d.Str()
 			x.NextCursor.Set = true
 		case "resourceTemplates":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			err = wire.DecodeList(d, &x.ResourceTemplates, (*ResourceTemplate).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.ResourceTemplates, (*ResourceTemplate).DecodeJSON)
 		case "resultType":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.ResultType, err = d.Str()
 		case "ttlMs":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			x.TTLMs, err = d.Int64()
@@ -6517,7 +6587,7 @@ func (x *ListResourceTemplatesResult) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -6544,7 +6614,7 @@ func (x *ListResourceTemplatesResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		e.FieldStart("resourceTemplates")
-		wire.EncodeList(e, x.ResourceTemplates, (*ResourceTemplate).EncodeJSON)
+		wireimpl.EncodeList(e, x.ResourceTemplates, (*ResourceTemplate).EncodeJSON)
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		e.FieldStart("resultType")
@@ -6554,23 +6624,23 @@ func (x *ListResourceTemplatesResult) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("ttlMs")
 		e.Int64(x.TTLMs)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListResourceTemplatesResultResponse object.
-func (x *ListResourceTemplatesResultResponse) DecodeJSON(d *wire.Decoder) error {
+func (x *ListResourceTemplatesResultResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListResourceTemplatesResultResponse{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -6578,19 +6648,19 @@ func (x *ListResourceTemplatesResultResponse) DecodeJSON(d *wire.Decoder) error 
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "result":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Result.DecodeJSON(d)
@@ -6598,7 +6668,7 @@ func (x *ListResourceTemplatesResultResponse) DecodeJSON(d *wire.Decoder) error 
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -6623,23 +6693,23 @@ func (x *ListResourceTemplatesResultResponse) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("result")
 		x.Result.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListResourceTemplatesResultResponse) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListResourcesRequest object.
-func (x *ListResourcesRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *ListResourcesRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListResourcesRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -6647,25 +6717,25 @@ func (x *ListResourcesRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "resources/list")
+			err = wireimpl.DecodeConstString(d, "resources/list")
 		case "params":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.Params.DecodeJSON(d)
@@ -6673,7 +6743,7 @@ func (x *ListResourcesRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -6702,23 +6772,23 @@ func (x *ListResourcesRequest) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListResourcesRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListResourcesResult object.
-func (x *ListResourcesResult) DecodeJSON(d *wire.Decoder) error {
+func (x *ListResourcesResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListResourcesResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -6726,39 +6796,39 @@ func (x *ListResourcesResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(ResultMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "cacheScope":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.CacheScope.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.NextCursor.Value, err = d.Str()
 			x.NextCursor.Set = true
 		case "resources":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			err = wire.DecodeList(d, &x.Resources, (*Resource).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Resources, (*Resource).DecodeJSON)
 		case "resultType":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.ResultType, err = d.Str()
 		case "ttlMs":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			x.TTLMs, err = d.Int64()
@@ -6766,7 +6836,7 @@ func (x *ListResourcesResult) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -6793,7 +6863,7 @@ func (x *ListResourcesResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		e.FieldStart("resources")
-		wire.EncodeList(e, x.Resources, (*Resource).EncodeJSON)
+		wireimpl.EncodeList(e, x.Resources, (*Resource).EncodeJSON)
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		e.FieldStart("resultType")
@@ -6803,23 +6873,23 @@ func (x *ListResourcesResult) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("ttlMs")
 		e.Int64(x.TTLMs)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListResourcesResultResponse object.
-func (x *ListResourcesResultResponse) DecodeJSON(d *wire.Decoder) error {
+func (x *ListResourcesResultResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListResourcesResultResponse{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -6827,19 +6897,19 @@ func (x *ListResourcesResultResponse) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "result":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Result.DecodeJSON(d)
@@ -6847,7 +6917,7 @@ func (x *ListResourcesResultResponse) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -6872,23 +6942,23 @@ func (x *ListResourcesResultResponse) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("result")
 		x.Result.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListResourcesResultResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListResourcesResultResponse) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListRootsRequest object.
-func (x *ListRootsRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *ListRootsRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListRootsRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -6896,13 +6966,13 @@ func (x *ListRootsRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "method":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstString(d, "roots/list")
+			err = wireimpl.DecodeConstString(d, "roots/list")
 		case "params":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Params = new(ListRootsRequestParams)
@@ -6911,7 +6981,7 @@ func (x *ListRootsRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -6932,23 +7002,23 @@ func (x *ListRootsRequest) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListRootsRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListRootsRequestParams object.
-func (x *ListRootsRequestParams) DecodeJSON(d *wire.Decoder) error {
+func (x *ListRootsRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListRootsRequestParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -6956,15 +7026,15 @@ func (x *ListRootsRequestParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -6978,25 +7048,25 @@ func (x *ListRootsRequestParams) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListRootsResult object.
-func (x *ListRootsResult) DecodeJSON(d *wire.Decoder) error {
+func (x *ListRootsResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListRootsResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -7004,15 +7074,15 @@ func (x *ListRootsResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "roots":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeList(d, &x.Roots, (*Root).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Roots, (*Root).DecodeJSON)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -7027,25 +7097,25 @@ func (x *ListRootsResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.missing[0]&uint64(0x1) == 0 {
 		e.FieldStart("roots")
-		wire.EncodeList(e, x.Roots, (*Root).EncodeJSON)
+		wireimpl.EncodeList(e, x.Roots, (*Root).EncodeJSON)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListRootsResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListToolsRequest object.
-func (x *ListToolsRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *ListToolsRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListToolsRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -7053,25 +7123,25 @@ func (x *ListToolsRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "tools/list")
+			err = wireimpl.DecodeConstString(d, "tools/list")
 		case "params":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.Params.DecodeJSON(d)
@@ -7079,7 +7149,7 @@ func (x *ListToolsRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -7108,23 +7178,23 @@ func (x *ListToolsRequest) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListToolsRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListToolsResult object.
-func (x *ListToolsResult) DecodeJSON(d *wire.Decoder) error {
+func (x *ListToolsResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListToolsResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -7132,39 +7202,39 @@ func (x *ListToolsResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(ResultMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "cacheScope":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.CacheScope.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.NextCursor.Value, err = d.Str()
 			x.NextCursor.Set = true
 		case "resultType":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.ResultType, err = d.Str()
 		case "tools":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
-			err = wire.DecodeList(d, &x.Tools, (*Tool).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Tools, (*Tool).DecodeJSON)
 		case "ttlMs":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			x.TTLMs, err = d.Int64()
@@ -7172,7 +7242,7 @@ func (x *ListToolsResult) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -7203,29 +7273,29 @@ func (x *ListToolsResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		e.FieldStart("tools")
-		wire.EncodeList(e, x.Tools, (*Tool).EncodeJSON)
+		wireimpl.EncodeList(e, x.Tools, (*Tool).EncodeJSON)
 	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		e.FieldStart("ttlMs")
 		e.Int64(x.TTLMs)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListToolsResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ListToolsResultResponse object.
-func (x *ListToolsResultResponse) DecodeJSON(d *wire.Decoder) error {
+func (x *ListToolsResultResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListToolsResultResponse{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -7233,19 +7303,19 @@ func (x *ListToolsResultResponse) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "result":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Result.DecodeJSON(d)
@@ -7253,7 +7323,7 @@ func (x *ListToolsResultResponse) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -7278,23 +7348,23 @@ func (x *ListToolsResultResponse) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("result")
 		x.Result.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ListToolsResultResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListToolsResultResponse) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a LoggingLevel.
-func (x *LoggingLevel) DecodeJSON(d *wire.Decoder) error {
+func (x *LoggingLevel) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
 	*x = LoggingLevel(v)
 	return err
@@ -7307,17 +7377,17 @@ func (x LoggingLevel) EncodeJSON(e *jx.Encoder) {
 
 // MarshalJSON implements json.Marshaler.
 func (x LoggingLevel) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *LoggingLevel) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a LoggingMessageNotification object.
-func (x *LoggingMessageNotification) DecodeJSON(d *wire.Decoder) error {
+func (x *LoggingMessageNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = LoggingMessageNotification{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -7325,19 +7395,19 @@ func (x *LoggingMessageNotification) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "jsonrpc":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "notifications/message")
+			err = wireimpl.DecodeConstString(d, "notifications/message")
 		case "params":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Params.DecodeJSON(d)
@@ -7345,7 +7415,7 @@ func (x *LoggingMessageNotification) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -7370,23 +7440,23 @@ func (x *LoggingMessageNotification) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a LoggingMessageNotificationParams object.
-func (x *LoggingMessageNotificationParams) DecodeJSON(d *wire.Decoder) error {
+func (x *LoggingMessageNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = LoggingMessageNotificationParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -7394,26 +7464,26 @@ func (x *LoggingMessageNotificationParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(NotificationMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "data":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Data, err = d.Raw()
 		case "level":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Level.DecodeJSON(d)
 		case "logger":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.Logger.Value, err = d.Str()
@@ -7422,7 +7492,7 @@ func (x *LoggingMessageNotificationParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -7441,7 +7511,7 @@ func (x *LoggingMessageNotificationParams) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("data")
-		wire.EncodeRaw(e, x.Data)
+		wireimpl.EncodeRaw(e, x.Data)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("level")
@@ -7451,23 +7521,46 @@ func (x *LoggingMessageNotificationParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("logger")
 		e.Str(x.Logger.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
+}
+
+// DecodeJSON reads a MetaObject verbatim.
+func (x *MetaObject) DecodeJSON(d *wireimpl.Decoder) error {
+	r, err := d.RawKind(wire.KindObject)
+	*x = MetaObject(r)
+	return err
+}
+
+// EncodeJSON writes x as it was received.
+func (x *MetaObject) EncodeJSON(e *jx.Encoder) {
+	wireimpl.EncodeRawOr(e, wire.Raw(*x), "{}")
+}
+
+// MarshalJSON implements json.Marshaler.
+func (x MetaObject) MarshalJSON() ([]byte, error) {
+	return wireimpl.Marshal(&x)
+}
+
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
+func (x *MetaObject) UnmarshalJSON(data []byte) error {
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a MethodNotFoundError object.
-func (x *MethodNotFoundError) DecodeJSON(d *wire.Decoder) error {
+func (x *MethodNotFoundError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = MethodNotFoundError{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -7475,19 +7568,19 @@ func (x *MethodNotFoundError) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "code":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstInt(d, -32601)
+			err = wireimpl.DecodeConstInt(d, -32601)
 		case "data":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Data, err = d.Raw()
 		case "message":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Message, err = d.Str()
@@ -7495,7 +7588,7 @@ func (x *MethodNotFoundError) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -7514,29 +7607,29 @@ func (x *MethodNotFoundError) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Data != nil {
 		e.FieldStart("data")
-		wire.EncodeRaw(e, x.Data)
+		wireimpl.EncodeRaw(e, x.Data)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("message")
 		e.Str(x.Message)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x MethodNotFoundError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *MethodNotFoundError) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a MissingRequiredClientCapabilityError object.
-func (x *MissingRequiredClientCapabilityError) DecodeJSON(d *wire.Decoder) error {
+func (x *MissingRequiredClientCapabilityError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = MissingRequiredClientCapabilityError{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -7544,27 +7637,27 @@ func (x *MissingRequiredClientCapabilityError) DecodeJSON(d *wire.Decoder) error
 		switch string(key) {
 		case "error":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Error.DecodeJSON(d)
 		case "id":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -7589,23 +7682,23 @@ func (x *MissingRequiredClientCapabilityError) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("jsonrpc")
 		e.RawStr("\"2.0\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a MissingRequiredClientCapabilityErrorError object.
-func (x *MissingRequiredClientCapabilityErrorError) DecodeJSON(d *wire.Decoder) error {
+func (x *MissingRequiredClientCapabilityErrorError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = MissingRequiredClientCapabilityErrorError{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -7613,19 +7706,19 @@ func (x *MissingRequiredClientCapabilityErrorError) DecodeJSON(d *wire.Decoder) 
 		switch string(key) {
 		case "code":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstInt(d, -32021)
+			err = wireimpl.DecodeConstInt(d, -32021)
 		case "data":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.Data.DecodeJSON(d)
 		case "message":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Message, err = d.Str()
@@ -7633,7 +7726,7 @@ func (x *MissingRequiredClientCapabilityErrorError) DecodeJSON(d *wire.Decoder) 
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -7658,23 +7751,23 @@ func (x *MissingRequiredClientCapabilityErrorError) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("message")
 		e.Str(x.Message)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x MissingRequiredClientCapabilityErrorError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a MissingRequiredClientCapabilityErrorErrorData object.
-func (x *MissingRequiredClientCapabilityErrorErrorData) DecodeJSON(d *wire.Decoder) error {
+func (x *MissingRequiredClientCapabilityErrorErrorData) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = MissingRequiredClientCapabilityErrorErrorData{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -7682,7 +7775,7 @@ func (x *MissingRequiredClientCapabilityErrorErrorData) DecodeJSON(d *wire.Decod
 		switch string(key) {
 		case "requiredCapabilities":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.RequiredCapabilities.DecodeJSON(d)
@@ -7690,7 +7783,7 @@ func (x *MissingRequiredClientCapabilityErrorErrorData) DecodeJSON(d *wire.Decod
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -7707,23 +7800,23 @@ func (x *MissingRequiredClientCapabilityErrorErrorData) EncodeJSON(e *jx.Encoder
 		e.FieldStart("requiredCapabilities")
 		x.RequiredCapabilities.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x MissingRequiredClientCapabilityErrorErrorData) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ModelHint object.
-func (x *ModelHint) DecodeJSON(d *wire.Decoder) error {
+func (x *ModelHint) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ModelHint{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -7731,7 +7824,7 @@ func (x *ModelHint) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "name":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Name.Value, err = d.Str()
@@ -7740,7 +7833,7 @@ func (x *ModelHint) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -7756,23 +7849,23 @@ func (x *ModelHint) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("name")
 		e.Str(x.Name.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ModelHint) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ModelHint) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ModelPreferences object.
-func (x *ModelPreferences) DecodeJSON(d *wire.Decoder) error {
+func (x *ModelPreferences) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ModelPreferences{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -7780,27 +7873,27 @@ func (x *ModelPreferences) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "costPriority":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.CostPriority.Value, err = d.Float64()
 			x.CostPriority.Set = true
 		case "hints":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeList(d, &x.Hints, (*ModelHint).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Hints, (*ModelHint).DecodeJSON)
 		case "intelligencePriority":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.IntelligencePriority.Value, err = d.Float64()
 			x.IntelligencePriority.Set = true
 		case "speedPriority":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.SpeedPriority.Value, err = d.Float64()
@@ -7809,7 +7902,7 @@ func (x *ModelPreferences) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -7823,37 +7916,37 @@ func (x *ModelPreferences) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.CostPriority.Set {
 		e.FieldStart("costPriority")
-		wire.EncodeFloat(e, x.CostPriority.Value)
+		wireimpl.EncodeFloat(e, x.CostPriority.Value)
 	}
 	if x.Hints != nil {
 		e.FieldStart("hints")
-		wire.EncodeList(e, x.Hints, (*ModelHint).EncodeJSON)
+		wireimpl.EncodeList(e, x.Hints, (*ModelHint).EncodeJSON)
 	}
 	if x.IntelligencePriority.Set {
 		e.FieldStart("intelligencePriority")
-		wire.EncodeFloat(e, x.IntelligencePriority.Value)
+		wireimpl.EncodeFloat(e, x.IntelligencePriority.Value)
 	}
 	if x.SpeedPriority.Set {
 		e.FieldStart("speedPriority")
-		wire.EncodeFloat(e, x.SpeedPriority.Value)
+		wireimpl.EncodeFloat(e, x.SpeedPriority.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ModelPreferences) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of MultiSelectEnumSchema the value is.
-func (x *MultiSelectEnumSchema) DecodeJSON(d *wire.Decoder) error {
+func (x *MultiSelectEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = MultiSelectEnumSchema{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -7863,14 +7956,14 @@ func (x *MultiSelectEnumSchema) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, multiSelectEnumSchemaFits[:], mask)
+			mask = wireimpl.BestFit(present, multiSelectEnumSchemaFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("MultiSelectEnumSchema", d.Next())
+	return wireimpl.NoVariant("MultiSelectEnumSchema", d.Next())
 }
 
-func (x *MultiSelectEnumSchema) decodeVariant(d *wire.Decoder, i int) error {
+func (x *MultiSelectEnumSchema) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.UntitledMultiSelectEnumSchema = new(UntitledMultiSelectEnumSchema)
@@ -7884,7 +7977,7 @@ func (x *MultiSelectEnumSchema) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *MultiSelectEnumSchema) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *MultiSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -7930,7 +8023,7 @@ func (x *MultiSelectEnumSchema) IsZero() bool {
 	return !(x.UntitledMultiSelectEnumSchema != nil || x.TitledMultiSelectEnumSchema != nil)
 }
 
-var multiSelectEnumSchemaFits = [2]wire.Fit{{
+var multiSelectEnumSchemaFits = [2]wireimpl.Fit{{
 	Declared: uint64(0x7f),
 	Required: uint64(0x44),
 }, {
@@ -7941,17 +8034,17 @@ var multiSelectEnumSchemaKeys = []string{"default", "description", "items", "max
 
 // MarshalJSON implements json.Marshaler.
 func (x MultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *MultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a Notification object.
-func (x *Notification) DecodeJSON(d *wire.Decoder) error {
+func (x *Notification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Notification{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -7959,13 +8052,13 @@ func (x *Notification) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "method":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Method, err = d.Str()
 		case "params":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Params, err = d.RawKind(wire.KindObject)
@@ -7973,7 +8066,7 @@ func (x *Notification) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -7992,25 +8085,25 @@ func (x *Notification) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Params != nil {
 		e.FieldStart("params")
-		wire.EncodeRaw(e, x.Params)
+		wireimpl.EncodeRaw(e, x.Params)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x Notification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Notification) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a NotificationMetaObject object.
-func (x *NotificationMetaObject) DecodeJSON(d *wire.Decoder) error {
+func (x *NotificationMetaObject) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = NotificationMetaObject{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -8018,15 +8111,15 @@ func (x *NotificationMetaObject) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "io.modelcontextprotocol/subscriptionId":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.SubscriptionID.DecodeJSON(d)
+			x.SubscriptionID, err = d.ID()
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -8042,23 +8135,23 @@ func (x *NotificationMetaObject) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("io.modelcontextprotocol/subscriptionId")
 		x.SubscriptionID.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x NotificationMetaObject) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *NotificationMetaObject) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a NotificationParams object.
-func (x *NotificationParams) DecodeJSON(d *wire.Decoder) error {
+func (x *NotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = NotificationParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -8066,7 +8159,7 @@ func (x *NotificationParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(NotificationMetaObject)
@@ -8075,7 +8168,7 @@ func (x *NotificationParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -8091,23 +8184,23 @@ func (x *NotificationParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("_meta")
 		x.Meta.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x NotificationParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a NumberSchema object.
-func (x *NumberSchema) DecodeJSON(d *wire.Decoder) error {
+func (x *NumberSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = NumberSchema{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -8115,42 +8208,42 @@ func (x *NumberSchema) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "default":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Default.Value, err = d.Float64()
 			x.Default.Set = true
 		case "description":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "maximum":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Maximum.Value, err = d.Float64()
 			x.Maximum.Set = true
 		case "minimum":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.Minimum.Value, err = d.Float64()
 			x.Minimum.Set = true
 		case "title":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.Title.Value, err = d.Str()
 			x.Title.Set = true
 		case "type":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			err = x.Type.DecodeJSON(d)
@@ -8158,7 +8251,7 @@ func (x *NumberSchema) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -8173,7 +8266,7 @@ func (x *NumberSchema) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Default.Set {
 		e.FieldStart("default")
-		wire.EncodeFloat(e, x.Default.Value)
+		wireimpl.EncodeFloat(e, x.Default.Value)
 	}
 	if x.Description.Set {
 		e.FieldStart("description")
@@ -8181,11 +8274,11 @@ func (x *NumberSchema) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Maximum.Set {
 		e.FieldStart("maximum")
-		wire.EncodeFloat(e, x.Maximum.Value)
+		wireimpl.EncodeFloat(e, x.Maximum.Value)
 	}
 	if x.Minimum.Set {
 		e.FieldStart("minimum")
-		wire.EncodeFloat(e, x.Minimum.Value)
+		wireimpl.EncodeFloat(e, x.Minimum.Value)
 	}
 	if x.Title.Set {
 		e.FieldStart("title")
@@ -8195,23 +8288,23 @@ func (x *NumberSchema) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		x.Type.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x NumberSchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *NumberSchema) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a NumberSchemaType.
-func (x *NumberSchemaType) DecodeJSON(d *wire.Decoder) error {
+func (x *NumberSchemaType) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
 	*x = NumberSchemaType(v)
 	return err
@@ -8224,17 +8317,17 @@ func (x NumberSchemaType) EncodeJSON(e *jx.Encoder) {
 
 // MarshalJSON implements json.Marshaler.
 func (x NumberSchemaType) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *NumberSchemaType) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a PaginatedRequest object.
-func (x *PaginatedRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *PaginatedRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PaginatedRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -8242,25 +8335,25 @@ func (x *PaginatedRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Method, err = d.Str()
 		case "params":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.Params.DecodeJSON(d)
@@ -8268,7 +8361,7 @@ func (x *PaginatedRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -8297,23 +8390,23 @@ func (x *PaginatedRequest) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x PaginatedRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a PaginatedRequestParams object.
-func (x *PaginatedRequestParams) DecodeJSON(d *wire.Decoder) error {
+func (x *PaginatedRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PaginatedRequestParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -8321,13 +8414,13 @@ func (x *PaginatedRequestParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Meta.DecodeJSON(d)
 		case "cursor":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Cursor.Value, err = d.Str()
@@ -8336,7 +8429,7 @@ func (x *PaginatedRequestParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -8357,23 +8450,23 @@ func (x *PaginatedRequestParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("cursor")
 		e.Str(x.Cursor.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x PaginatedRequestParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a PaginatedResult object.
-func (x *PaginatedResult) DecodeJSON(d *wire.Decoder) error {
+func (x *PaginatedResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PaginatedResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -8381,21 +8474,21 @@ func (x *PaginatedResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(ResultMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.NextCursor.Value, err = d.Str()
 			x.NextCursor.Set = true
 		case "resultType":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.ResultType, err = d.Str()
@@ -8403,7 +8496,7 @@ func (x *PaginatedResult) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -8428,23 +8521,23 @@ func (x *PaginatedResult) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("resultType")
 		e.Str(x.ResultType)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x PaginatedResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ParseError object.
-func (x *ParseError) DecodeJSON(d *wire.Decoder) error {
+func (x *ParseError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ParseError{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -8452,19 +8545,19 @@ func (x *ParseError) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "code":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstInt(d, -32700)
+			err = wireimpl.DecodeConstInt(d, -32700)
 		case "data":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Data, err = d.Raw()
 		case "message":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Message, err = d.Str()
@@ -8472,7 +8565,7 @@ func (x *ParseError) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -8491,29 +8584,29 @@ func (x *ParseError) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Data != nil {
 		e.FieldStart("data")
-		wire.EncodeRaw(e, x.Data)
+		wireimpl.EncodeRaw(e, x.Data)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("message")
 		e.Str(x.Message)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ParseError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ParseError) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of PrimitiveSchemaDefinition the value is.
-func (x *PrimitiveSchemaDefinition) DecodeJSON(d *wire.Decoder) error {
+func (x *PrimitiveSchemaDefinition) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PrimitiveSchemaDefinition{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -8523,7 +8616,7 @@ func (x *PrimitiveSchemaDefinition) DecodeJSON(d *wire.Decoder) error {
 		}
 		var mask uint64
 		if !found {
-			return wire.MissingDiscriminator("type")
+			return wireimpl.MissingDiscriminator("type")
 		} else {
 			switch v {
 			case "string":
@@ -8537,7 +8630,7 @@ func (x *PrimitiveSchemaDefinition) DecodeJSON(d *wire.Decoder) error {
 			case "array":
 				mask = uint64(0x60)
 			default:
-				return wire.UnknownVariant("type", v)
+				return wireimpl.UnknownVariant("type", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -8545,14 +8638,14 @@ func (x *PrimitiveSchemaDefinition) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, primitiveSchemaDefinitionFits[:], mask)
+			mask = wireimpl.BestFit(present, primitiveSchemaDefinitionFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("PrimitiveSchemaDefinition", d.Next())
+	return wireimpl.NoVariant("PrimitiveSchemaDefinition", d.Next())
 }
 
-func (x *PrimitiveSchemaDefinition) decodeVariant(d *wire.Decoder, i int) error {
+func (x *PrimitiveSchemaDefinition) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.StringSchema = new(StringSchema)
@@ -8584,7 +8677,7 @@ func (x *PrimitiveSchemaDefinition) decodeVariant(d *wire.Decoder, i int) error 
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *PrimitiveSchemaDefinition) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *PrimitiveSchemaDefinition) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -8642,7 +8735,7 @@ func (x *PrimitiveSchemaDefinition) IsZero() bool {
 	return !(x.StringSchema != nil || x.NumberSchema != nil || x.BooleanSchema != nil || x.UntitledSingleSelectEnumSchema != nil || x.TitledSingleSelectEnumSchema != nil || x.UntitledMultiSelectEnumSchema != nil || x.TitledMultiSelectEnumSchema != nil || x.LegacyTitledEnumSchema != nil)
 }
 
-var primitiveSchemaDefinitionFits = [8]wire.Fit{{
+var primitiveSchemaDefinitionFits = [8]wireimpl.Fit{{
 	Declared: uint64(0x7f),
 	Required: uint64(0x40),
 }, {
@@ -8671,17 +8764,17 @@ var primitiveSchemaDefinitionKeys = []string{"default", "description", "format",
 
 // MarshalJSON implements json.Marshaler.
 func (x PrimitiveSchemaDefinition) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PrimitiveSchemaDefinition) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ProgressNotification object.
-func (x *ProgressNotification) DecodeJSON(d *wire.Decoder) error {
+func (x *ProgressNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ProgressNotification{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -8689,19 +8782,19 @@ func (x *ProgressNotification) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "jsonrpc":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "notifications/progress")
+			err = wireimpl.DecodeConstString(d, "notifications/progress")
 		case "params":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Params.DecodeJSON(d)
@@ -8709,7 +8802,7 @@ func (x *ProgressNotification) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -8734,23 +8827,23 @@ func (x *ProgressNotification) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ProgressNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ProgressNotificationParams object.
-func (x *ProgressNotificationParams) DecodeJSON(d *wire.Decoder) error {
+func (x *ProgressNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ProgressNotificationParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -8758,33 +8851,33 @@ func (x *ProgressNotificationParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(NotificationMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "message":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Message.Value, err = d.Str()
 			x.Message.Set = true
 		case "progress":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Progress, err = d.Float64()
 		case "progressToken":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.ProgressToken.DecodeJSON(d)
 		case "total":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.Total.Value, err = d.Float64()
@@ -8793,7 +8886,7 @@ func (x *ProgressNotificationParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -8816,7 +8909,7 @@ func (x *ProgressNotificationParams) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("progress")
-		wire.EncodeFloat(e, x.Progress)
+		wireimpl.EncodeFloat(e, x.Progress)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		e.FieldStart("progressToken")
@@ -8824,25 +8917,25 @@ func (x *ProgressNotificationParams) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Total.Set {
 		e.FieldStart("total")
-		wire.EncodeFloat(e, x.Total.Value)
+		wireimpl.EncodeFloat(e, x.Total.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of ProgressToken the value is.
-func (x *ProgressToken) DecodeJSON(d *wire.Decoder) error {
+func (x *ProgressToken) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ProgressToken{}
 	switch d.Next() {
 	case wire.KindString:
@@ -8850,10 +8943,10 @@ func (x *ProgressToken) DecodeJSON(d *wire.Decoder) error {
 	case wire.KindNumber:
 		return x.decodeFirst(d, uint64(0x2))
 	}
-	return wire.NoVariant("ProgressToken", d.Next())
+	return wireimpl.NoVariant("ProgressToken", d.Next())
 }
 
-func (x *ProgressToken) decodeVariant(d *wire.Decoder, i int) error {
+func (x *ProgressToken) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		var err error
@@ -8871,7 +8964,7 @@ func (x *ProgressToken) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *ProgressToken) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *ProgressToken) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -8919,17 +9012,17 @@ func (x *ProgressToken) IsZero() bool {
 
 // MarshalJSON implements json.Marshaler.
 func (x ProgressToken) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ProgressToken) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a Prompt object.
-func (x *Prompt) DecodeJSON(d *wire.Decoder) error {
+func (x *Prompt) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Prompt{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -8937,38 +9030,38 @@ func (x *Prompt) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "arguments":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeList(d, &x.Arguments, (*PromptArgument).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Arguments, (*PromptArgument).DecodeJSON)
 		case "description":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "icons":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			err = wire.DecodeList(d, &x.Icons, (*Icon).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Icons, (*Icon).DecodeJSON)
 		case "name":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.Name, err = d.Str()
 		case "title":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			x.Title.Value, err = d.Str()
@@ -8977,7 +9070,7 @@ func (x *Prompt) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -8992,11 +9085,11 @@ func (x *Prompt) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Arguments != nil {
 		e.FieldStart("arguments")
-		wire.EncodeList(e, x.Arguments, (*PromptArgument).EncodeJSON)
+		wireimpl.EncodeList(e, x.Arguments, (*PromptArgument).EncodeJSON)
 	}
 	if x.Description.Set {
 		e.FieldStart("description")
@@ -9004,7 +9097,7 @@ func (x *Prompt) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Icons != nil {
 		e.FieldStart("icons")
-		wire.EncodeList(e, x.Icons, (*Icon).EncodeJSON)
+		wireimpl.EncodeList(e, x.Icons, (*Icon).EncodeJSON)
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		e.FieldStart("name")
@@ -9014,23 +9107,23 @@ func (x *Prompt) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("title")
 		e.Str(x.Title.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x Prompt) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Prompt) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a PromptArgument object.
-func (x *PromptArgument) DecodeJSON(d *wire.Decoder) error {
+func (x *PromptArgument) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PromptArgument{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -9038,27 +9131,27 @@ func (x *PromptArgument) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "description":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "name":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Name, err = d.Str()
 		case "required":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Required.Value, err = d.Bool()
 			x.Required.Set = true
 		case "title":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.Title.Value, err = d.Str()
@@ -9067,7 +9160,7 @@ func (x *PromptArgument) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -9096,23 +9189,23 @@ func (x *PromptArgument) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("title")
 		e.Str(x.Title.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x PromptArgument) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PromptArgument) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a PromptListChangedNotification object.
-func (x *PromptListChangedNotification) DecodeJSON(d *wire.Decoder) error {
+func (x *PromptListChangedNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PromptListChangedNotification{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -9120,19 +9213,19 @@ func (x *PromptListChangedNotification) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "jsonrpc":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "notifications/prompts/list_changed")
+			err = wireimpl.DecodeConstString(d, "notifications/prompts/list_changed")
 		case "params":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Params = new(NotificationParams)
@@ -9141,7 +9234,7 @@ func (x *PromptListChangedNotification) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -9166,23 +9259,23 @@ func (x *PromptListChangedNotification) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x PromptListChangedNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a PromptMessage object.
-func (x *PromptMessage) DecodeJSON(d *wire.Decoder) error {
+func (x *PromptMessage) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PromptMessage{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -9190,13 +9283,13 @@ func (x *PromptMessage) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "content":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Content.DecodeJSON(d)
 		case "role":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.Role.DecodeJSON(d)
@@ -9204,7 +9297,7 @@ func (x *PromptMessage) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -9225,23 +9318,23 @@ func (x *PromptMessage) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("role")
 		x.Role.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x PromptMessage) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a PromptReference object.
-func (x *PromptReference) DecodeJSON(d *wire.Decoder) error {
+func (x *PromptReference) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PromptReference{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -9249,28 +9342,28 @@ func (x *PromptReference) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "name":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Name, err = d.Str()
 		case "title":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Title.Value, err = d.Str()
 			x.Title.Set = true
 		case "type":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "ref/prompt")
+			err = wireimpl.DecodeConstString(d, "ref/prompt")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -9295,23 +9388,23 @@ func (x *PromptReference) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		e.RawStr("\"ref/prompt\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x PromptReference) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PromptReference) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ReadResourceRequest object.
-func (x *ReadResourceRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *ReadResourceRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ReadResourceRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -9319,25 +9412,25 @@ func (x *ReadResourceRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "resources/read")
+			err = wireimpl.DecodeConstString(d, "resources/read")
 		case "params":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.Params.DecodeJSON(d)
@@ -9345,7 +9438,7 @@ func (x *ReadResourceRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -9374,23 +9467,23 @@ func (x *ReadResourceRequest) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ReadResourceRequestParams object.
-func (x *ReadResourceRequestParams) DecodeJSON(d *wire.Decoder) error {
+func (x *ReadResourceRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ReadResourceRequestParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -9398,26 +9491,26 @@ func (x *ReadResourceRequestParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Meta.DecodeJSON(d)
 		case "inputResponses":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.InputResponses.DecodeJSON(d)
 		case "requestState":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.RequestState.Value, err = d.Str()
 			x.RequestState.Set = true
 		case "uri":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.URI, err = d.Str()
@@ -9425,7 +9518,7 @@ func (x *ReadResourceRequestParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -9454,23 +9547,23 @@ func (x *ReadResourceRequestParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("uri")
 		e.Str(x.URI)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ReadResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ReadResourceResult object.
-func (x *ReadResourceResult) DecodeJSON(d *wire.Decoder) error {
+func (x *ReadResourceResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ReadResourceResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -9478,32 +9571,32 @@ func (x *ReadResourceResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(ResultMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "cacheScope":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.CacheScope.DecodeJSON(d)
 		case "contents":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeList(d, &x.Contents, (*ReadResourceResultContentsItem).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Contents, (*ReadResourceResultContentsItem).DecodeJSON)
 		case "resultType":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.ResultType, err = d.Str()
 		case "ttlMs":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.TTLMs, err = d.Int64()
@@ -9511,7 +9604,7 @@ func (x *ReadResourceResult) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -9534,7 +9627,7 @@ func (x *ReadResourceResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("contents")
-		wire.EncodeList(e, x.Contents, (*ReadResourceResultContentsItem).EncodeJSON)
+		wireimpl.EncodeList(e, x.Contents, (*ReadResourceResultContentsItem).EncodeJSON)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		e.FieldStart("resultType")
@@ -9544,23 +9637,23 @@ func (x *ReadResourceResult) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("ttlMs")
 		e.Int64(x.TTLMs)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of ReadResourceResultContentsItem the value is.
-func (x *ReadResourceResultContentsItem) DecodeJSON(d *wire.Decoder) error {
+func (x *ReadResourceResultContentsItem) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ReadResourceResultContentsItem{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -9570,14 +9663,14 @@ func (x *ReadResourceResultContentsItem) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, readResourceResultContentsItemFits[:], mask)
+			mask = wireimpl.BestFit(present, readResourceResultContentsItemFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("ReadResourceResultContentsItem", d.Next())
+	return wireimpl.NoVariant("ReadResourceResultContentsItem", d.Next())
 }
 
-func (x *ReadResourceResultContentsItem) decodeVariant(d *wire.Decoder, i int) error {
+func (x *ReadResourceResultContentsItem) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.TextResourceContents = new(TextResourceContents)
@@ -9591,7 +9684,7 @@ func (x *ReadResourceResultContentsItem) decodeVariant(d *wire.Decoder, i int) e
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *ReadResourceResultContentsItem) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *ReadResourceResultContentsItem) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -9637,7 +9730,7 @@ func (x *ReadResourceResultContentsItem) IsZero() bool {
 	return !(x.TextResourceContents != nil || x.BlobResourceContents != nil)
 }
 
-var readResourceResultContentsItemFits = [2]wire.Fit{{
+var readResourceResultContentsItemFits = [2]wireimpl.Fit{{
 	Declared: uint64(0xf),
 	Required: uint64(0xc),
 }, {
@@ -9648,17 +9741,17 @@ var readResourceResultContentsItemKeys = []string{"_meta", "mimeType", "text", "
 
 // MarshalJSON implements json.Marshaler.
 func (x ReadResourceResultContentsItem) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceResultContentsItem) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ReadResourceResultResponse object.
-func (x *ReadResourceResultResponse) DecodeJSON(d *wire.Decoder) error {
+func (x *ReadResourceResultResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ReadResourceResultResponse{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -9666,19 +9759,19 @@ func (x *ReadResourceResultResponse) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "result":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Result.DecodeJSON(d)
@@ -9686,7 +9779,7 @@ func (x *ReadResourceResultResponse) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -9711,23 +9804,23 @@ func (x *ReadResourceResultResponse) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("result")
 		x.Result.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceResultResponse) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of ReadResourceResultResponseResult the value is.
-func (x *ReadResourceResultResponseResult) DecodeJSON(d *wire.Decoder) error {
+func (x *ReadResourceResultResponseResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ReadResourceResultResponseResult{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -9745,7 +9838,7 @@ func (x *ReadResourceResultResponseResult) DecodeJSON(d *wire.Decoder) error {
 			case "complete":
 				mask = uint64(0x2)
 			default:
-				return wire.UnknownVariant("resultType", v)
+				return wireimpl.UnknownVariant("resultType", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -9753,14 +9846,14 @@ func (x *ReadResourceResultResponseResult) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, readResourceResultResponseResultFits[:], mask)
+			mask = wireimpl.BestFit(present, readResourceResultResponseResultFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("ReadResourceResultResponseResult", d.Next())
+	return wireimpl.NoVariant("ReadResourceResultResponseResult", d.Next())
 }
 
-func (x *ReadResourceResultResponseResult) decodeVariant(d *wire.Decoder, i int) error {
+func (x *ReadResourceResultResponseResult) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.InputRequiredResult = new(InputRequiredResult)
@@ -9774,7 +9867,7 @@ func (x *ReadResourceResultResponseResult) decodeVariant(d *wire.Decoder, i int)
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *ReadResourceResultResponseResult) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *ReadResourceResultResponseResult) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -9820,7 +9913,7 @@ func (x *ReadResourceResultResponseResult) IsZero() bool {
 	return !(x.InputRequiredResult != nil || x.ReadResourceResult != nil)
 }
 
-var readResourceResultResponseResultFits = [2]wire.Fit{{
+var readResourceResultResponseResultFits = [2]wireimpl.Fit{{
 	Declared: uint64(0xf),
 	Required: uint64(0x8),
 }, {
@@ -9831,17 +9924,17 @@ var readResourceResultResponseResultKeys = []string{"_meta", "inputRequests", "r
 
 // MarshalJSON implements json.Marshaler.
 func (x ReadResourceResultResponseResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceResultResponseResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a Request object.
-func (x *Request) DecodeJSON(d *wire.Decoder) error {
+func (x *Request) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Request{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -9849,13 +9942,13 @@ func (x *Request) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "method":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Method, err = d.Str()
 		case "params":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Params, err = d.RawKind(wire.KindObject)
@@ -9863,7 +9956,7 @@ func (x *Request) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -9882,112 +9975,25 @@ func (x *Request) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Params != nil {
 		e.FieldStart("params")
-		wire.EncodeRaw(e, x.Params)
+		wireimpl.EncodeRaw(e, x.Params)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x Request) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Request) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
-}
-
-// DecodeJSON reads whichever member of RequestId the value is.
-func (x *RequestId) DecodeJSON(d *wire.Decoder) error {
-	*x = RequestId{}
-	switch d.Next() {
-	case wire.KindString:
-		return x.decodeFirst(d, uint64(0x1))
-	case wire.KindNumber:
-		return x.decodeFirst(d, uint64(0x2))
-	}
-	return wire.NoVariant("RequestId", d.Next())
-}
-
-func (x *RequestId) decodeVariant(d *wire.Decoder, i int) error {
-	switch i {
-	case 0:
-		var err error
-		x.String.Value, err = d.Str()
-		x.String.Set = true
-		return err
-	case 1:
-		var err error
-		x.Integer.Value, err = d.Int64()
-		x.Integer.Set = true
-		return err
-	}
-	return nil
-}
-
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *RequestId) decodeFirst(d *wire.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
-		return x.decodeVariant(d, bits.TrailingZeros64(mask))
-	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y RequestId
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
-		}
-	}
-	if first < 0 {
-		first = bits.TrailingZeros64(mask)
-	}
-	return x.decodeVariant(d, first)
-}
-
-// EncodeJSON writes the member that is set (null when none is).
-func (x *RequestId) EncodeJSON(e *jx.Encoder) {
-	switch {
-	case x.String.Set:
-		e.Str(x.String.Value)
-	case x.Integer.Set:
-		e.Int64(x.Integer.Value)
-	default:
-		e.Null()
-	}
-}
-
-// IsZero reports whether no member is set.
-func (x *RequestId) IsZero() bool {
-	return !(x.String.Set || x.Integer.Set)
-}
-
-// MarshalJSON implements json.Marshaler.
-func (x RequestId) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
-}
-
-// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
-func (x *RequestId) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a RequestMetaObject object.
-func (x *RequestMetaObject) DecodeJSON(d *wire.Decoder) error {
+func (x *RequestMetaObject) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = RequestMetaObject{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -9995,33 +10001,33 @@ func (x *RequestMetaObject) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "io.modelcontextprotocol/clientCapabilities":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.ClientCapabilities.DecodeJSON(d)
 		case "io.modelcontextprotocol/clientInfo":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.ClientInfo = new(Implementation)
 			err = x.ClientInfo.DecodeJSON(d)
 		case "io.modelcontextprotocol/logLevel":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.LogLevel.Value.DecodeJSON(d)
 			x.LogLevel.Set = true
 		case "io.modelcontextprotocol/protocolVersion":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.ProtocolVersion, err = d.Str()
 		case "progressToken":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			err = x.ProgressToken.DecodeJSON(d)
@@ -10029,7 +10035,7 @@ func (x *RequestMetaObject) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -10062,23 +10068,23 @@ func (x *RequestMetaObject) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("progressToken")
 		x.ProgressToken.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x RequestMetaObject) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a RequestParams object.
-func (x *RequestParams) DecodeJSON(d *wire.Decoder) error {
+func (x *RequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = RequestParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -10086,7 +10092,7 @@ func (x *RequestParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Meta.DecodeJSON(d)
@@ -10094,7 +10100,7 @@ func (x *RequestParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -10111,23 +10117,23 @@ func (x *RequestParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("_meta")
 		x.Meta.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x RequestParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a Resource object.
-func (x *Resource) DecodeJSON(d *wire.Decoder) error {
+func (x *Resource) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Resource{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -10135,60 +10141,60 @@ func (x *Resource) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Annotations = new(Annotations)
 			err = x.Annotations.DecodeJSON(d)
 		case "description":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "icons":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			err = wire.DecodeList(d, &x.Icons, (*Icon).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Icons, (*Icon).DecodeJSON)
 		case "mimeType":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.MIMEType.Value, err = d.Str()
 			x.MIMEType.Set = true
 		case "name":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			x.Name, err = d.Str()
 		case "size":
 			if seen[0]&uint64(0x40) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x40)
 			x.Size.Value, err = d.Int64()
 			x.Size.Set = true
 		case "title":
 			if seen[0]&uint64(0x80) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x80)
 			x.Title.Value, err = d.Str()
 			x.Title.Set = true
 		case "uri":
 			if seen[0]&uint64(0x100) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x100)
 			x.URI, err = d.Str()
@@ -10196,7 +10202,7 @@ func (x *Resource) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -10211,7 +10217,7 @@ func (x *Resource) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -10223,7 +10229,7 @@ func (x *Resource) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Icons != nil {
 		e.FieldStart("icons")
-		wire.EncodeList(e, x.Icons, (*Icon).EncodeJSON)
+		wireimpl.EncodeList(e, x.Icons, (*Icon).EncodeJSON)
 	}
 	if x.MIMEType.Set {
 		e.FieldStart("mimeType")
@@ -10245,23 +10251,23 @@ func (x *Resource) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("uri")
 		e.Str(x.URI)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x Resource) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Resource) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ResourceContents object.
-func (x *ResourceContents) DecodeJSON(d *wire.Decoder) error {
+func (x *ResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceContents{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -10269,20 +10275,20 @@ func (x *ResourceContents) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "mimeType":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.MIMEType.Value, err = d.Str()
 			x.MIMEType.Set = true
 		case "uri":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.URI, err = d.Str()
@@ -10290,7 +10296,7 @@ func (x *ResourceContents) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -10305,7 +10311,7 @@ func (x *ResourceContents) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.MIMEType.Set {
 		e.FieldStart("mimeType")
@@ -10315,23 +10321,23 @@ func (x *ResourceContents) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("uri")
 		e.Str(x.URI)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ResourceContents) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceContents) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ResourceLink object.
-func (x *ResourceLink) DecodeJSON(d *wire.Decoder) error {
+func (x *ResourceLink) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceLink{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -10339,66 +10345,66 @@ func (x *ResourceLink) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Annotations = new(Annotations)
 			err = x.Annotations.DecodeJSON(d)
 		case "description":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "icons":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			err = wire.DecodeList(d, &x.Icons, (*Icon).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Icons, (*Icon).DecodeJSON)
 		case "mimeType":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.MIMEType.Value, err = d.Str()
 			x.MIMEType.Set = true
 		case "name":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			x.Name, err = d.Str()
 		case "size":
 			if seen[0]&uint64(0x40) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x40)
 			x.Size.Value, err = d.Int64()
 			x.Size.Set = true
 		case "title":
 			if seen[0]&uint64(0x80) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x80)
 			x.Title.Value, err = d.Str()
 			x.Title.Set = true
 		case "type":
 			if seen[0]&uint64(0x100) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x100)
-			err = wire.DecodeConstString(d, "resource_link")
+			err = wireimpl.DecodeConstString(d, "resource_link")
 		case "uri":
 			if seen[0]&uint64(0x200) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x200)
 			x.URI, err = d.Str()
@@ -10406,7 +10412,7 @@ func (x *ResourceLink) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -10421,7 +10427,7 @@ func (x *ResourceLink) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -10433,7 +10439,7 @@ func (x *ResourceLink) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Icons != nil {
 		e.FieldStart("icons")
-		wire.EncodeList(e, x.Icons, (*Icon).EncodeJSON)
+		wireimpl.EncodeList(e, x.Icons, (*Icon).EncodeJSON)
 	}
 	if x.MIMEType.Set {
 		e.FieldStart("mimeType")
@@ -10459,23 +10465,23 @@ func (x *ResourceLink) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("uri")
 		e.Str(x.URI)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ResourceLink) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceLink) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ResourceListChangedNotification object.
-func (x *ResourceListChangedNotification) DecodeJSON(d *wire.Decoder) error {
+func (x *ResourceListChangedNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceListChangedNotification{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -10483,19 +10489,19 @@ func (x *ResourceListChangedNotification) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "jsonrpc":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "notifications/resources/list_changed")
+			err = wireimpl.DecodeConstString(d, "notifications/resources/list_changed")
 		case "params":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Params = new(NotificationParams)
@@ -10504,7 +10510,7 @@ func (x *ResourceListChangedNotification) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -10529,23 +10535,23 @@ func (x *ResourceListChangedNotification) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ResourceListChangedNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ResourceRequestParams object.
-func (x *ResourceRequestParams) DecodeJSON(d *wire.Decoder) error {
+func (x *ResourceRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceRequestParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -10553,13 +10559,13 @@ func (x *ResourceRequestParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Meta.DecodeJSON(d)
 		case "uri":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.URI, err = d.Str()
@@ -10567,7 +10573,7 @@ func (x *ResourceRequestParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -10588,23 +10594,23 @@ func (x *ResourceRequestParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("uri")
 		e.Str(x.URI)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ResourceRequestParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ResourceTemplate object.
-func (x *ResourceTemplate) DecodeJSON(d *wire.Decoder) error {
+func (x *ResourceTemplate) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceTemplate{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -10612,53 +10618,53 @@ func (x *ResourceTemplate) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Annotations = new(Annotations)
 			err = x.Annotations.DecodeJSON(d)
 		case "description":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "icons":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			err = wire.DecodeList(d, &x.Icons, (*Icon).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Icons, (*Icon).DecodeJSON)
 		case "mimeType":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.MIMEType.Value, err = d.Str()
 			x.MIMEType.Set = true
 		case "name":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			x.Name, err = d.Str()
 		case "title":
 			if seen[0]&uint64(0x40) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x40)
 			x.Title.Value, err = d.Str()
 			x.Title.Set = true
 		case "uriTemplate":
 			if seen[0]&uint64(0x80) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x80)
 			x.URITemplate, err = d.Str()
@@ -10666,7 +10672,7 @@ func (x *ResourceTemplate) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -10681,7 +10687,7 @@ func (x *ResourceTemplate) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -10693,7 +10699,7 @@ func (x *ResourceTemplate) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Icons != nil {
 		e.FieldStart("icons")
-		wire.EncodeList(e, x.Icons, (*Icon).EncodeJSON)
+		wireimpl.EncodeList(e, x.Icons, (*Icon).EncodeJSON)
 	}
 	if x.MIMEType.Set {
 		e.FieldStart("mimeType")
@@ -10711,23 +10717,23 @@ func (x *ResourceTemplate) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("uriTemplate")
 		e.Str(x.URITemplate)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ResourceTemplateReference object.
-func (x *ResourceTemplateReference) DecodeJSON(d *wire.Decoder) error {
+func (x *ResourceTemplateReference) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceTemplateReference{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -10735,13 +10741,13 @@ func (x *ResourceTemplateReference) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "type":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstString(d, "ref/resource")
+			err = wireimpl.DecodeConstString(d, "ref/resource")
 		case "uri":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.URI, err = d.Str()
@@ -10749,7 +10755,7 @@ func (x *ResourceTemplateReference) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -10770,23 +10776,23 @@ func (x *ResourceTemplateReference) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("uri")
 		e.Str(x.URI)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ResourceUpdatedNotification object.
-func (x *ResourceUpdatedNotification) DecodeJSON(d *wire.Decoder) error {
+func (x *ResourceUpdatedNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceUpdatedNotification{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -10794,19 +10800,19 @@ func (x *ResourceUpdatedNotification) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "jsonrpc":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "notifications/resources/updated")
+			err = wireimpl.DecodeConstString(d, "notifications/resources/updated")
 		case "params":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Params.DecodeJSON(d)
@@ -10814,7 +10820,7 @@ func (x *ResourceUpdatedNotification) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -10839,23 +10845,23 @@ func (x *ResourceUpdatedNotification) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ResourceUpdatedNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ResourceUpdatedNotificationParams object.
-func (x *ResourceUpdatedNotificationParams) DecodeJSON(d *wire.Decoder) error {
+func (x *ResourceUpdatedNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceUpdatedNotificationParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -10863,14 +10869,14 @@ func (x *ResourceUpdatedNotificationParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(NotificationMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "uri":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.URI, err = d.Str()
@@ -10878,7 +10884,7 @@ func (x *ResourceUpdatedNotificationParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -10899,23 +10905,23 @@ func (x *ResourceUpdatedNotificationParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("uri")
 		e.Str(x.URI)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ResourceUpdatedNotificationParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a Result object.
-func (x *Result) DecodeJSON(d *wire.Decoder) error {
+func (x *Result) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Result{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -10923,14 +10929,14 @@ func (x *Result) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(ResultMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "resultType":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.ResultType, err = d.Str()
@@ -10938,7 +10944,7 @@ func (x *Result) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -10959,23 +10965,23 @@ func (x *Result) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("resultType")
 		e.Str(x.ResultType)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x Result) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Result) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ResultMetaObject object.
-func (x *ResultMetaObject) DecodeJSON(d *wire.Decoder) error {
+func (x *ResultMetaObject) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResultMetaObject{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -10983,7 +10989,7 @@ func (x *ResultMetaObject) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "io.modelcontextprotocol/serverInfo":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.ServerInfo = new(Implementation)
@@ -10992,7 +10998,7 @@ func (x *ResultMetaObject) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -11008,23 +11014,23 @@ func (x *ResultMetaObject) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("io.modelcontextprotocol/serverInfo")
 		x.ServerInfo.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ResultMetaObject) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResultMetaObject) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ResultType.
-func (x *ResultType) DecodeJSON(d *wire.Decoder) error {
+func (x *ResultType) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
 	*x = ResultType(v)
 	return err
@@ -11037,17 +11043,17 @@ func (x ResultType) EncodeJSON(e *jx.Encoder) {
 
 // MarshalJSON implements json.Marshaler.
 func (x ResultType) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResultType) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a Role.
-func (x *Role) DecodeJSON(d *wire.Decoder) error {
+func (x *Role) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
 	*x = Role(v)
 	return err
@@ -11060,17 +11066,17 @@ func (x Role) EncodeJSON(e *jx.Encoder) {
 
 // MarshalJSON implements json.Marshaler.
 func (x Role) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Role) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a Root object.
-func (x *Root) DecodeJSON(d *wire.Decoder) error {
+func (x *Root) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Root{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -11078,20 +11084,20 @@ func (x *Root) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "name":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Name.Value, err = d.Str()
 			x.Name.Set = true
 		case "uri":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.URI, err = d.Str()
@@ -11099,7 +11105,7 @@ func (x *Root) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -11114,7 +11120,7 @@ func (x *Root) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Name.Set {
 		e.FieldStart("name")
@@ -11124,23 +11130,23 @@ func (x *Root) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("uri")
 		e.Str(x.URI)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x Root) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Root) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a SamplingMessage object.
-func (x *SamplingMessage) DecodeJSON(d *wire.Decoder) error {
+func (x *SamplingMessage) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SamplingMessage{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -11148,19 +11154,19 @@ func (x *SamplingMessage) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.Content.DecodeJSON(d)
 		case "role":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Role.DecodeJSON(d)
@@ -11168,7 +11174,7 @@ func (x *SamplingMessage) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -11183,7 +11189,7 @@ func (x *SamplingMessage) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("content")
@@ -11193,23 +11199,23 @@ func (x *SamplingMessage) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("role")
 		x.Role.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x SamplingMessage) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of SamplingMessageContent the value is.
-func (x *SamplingMessageContent) DecodeJSON(d *wire.Decoder) error {
+func (x *SamplingMessageContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SamplingMessageContent{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -11219,7 +11225,7 @@ func (x *SamplingMessageContent) DecodeJSON(d *wire.Decoder) error {
 		}
 		var mask uint64
 		if !found {
-			return wire.MissingDiscriminator("type")
+			return wireimpl.MissingDiscriminator("type")
 		} else {
 			switch v {
 			case "text":
@@ -11233,7 +11239,7 @@ func (x *SamplingMessageContent) DecodeJSON(d *wire.Decoder) error {
 			case "tool_result":
 				mask = uint64(0x10)
 			default:
-				return wire.UnknownVariant("type", v)
+				return wireimpl.UnknownVariant("type", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -11241,16 +11247,16 @@ func (x *SamplingMessageContent) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, samplingMessageContentFits[:], mask)
+			mask = wireimpl.BestFit(present, samplingMessageContentFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	case wire.KindArray:
 		return x.decodeFirst(d, uint64(0x20))
 	}
-	return wire.NoVariant("SamplingMessageContent", d.Next())
+	return wireimpl.NoVariant("SamplingMessageContent", d.Next())
 }
 
-func (x *SamplingMessageContent) decodeVariant(d *wire.Decoder, i int) error {
+func (x *SamplingMessageContent) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.TextContent = new(TextContent)
@@ -11269,7 +11275,7 @@ func (x *SamplingMessageContent) decodeVariant(d *wire.Decoder, i int) error {
 		return x.ToolResultContent.DecodeJSON(d)
 	case 5:
 		var err error
-		err = wire.DecodeList(d, &x.Array, (*SamplingMessageContentBlock).DecodeJSON)
+		err = wireimpl.DecodeList(d, &x.Array, (*SamplingMessageContentBlock).DecodeJSON)
 		return err
 	}
 	return nil
@@ -11277,7 +11283,7 @@ func (x *SamplingMessageContent) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *SamplingMessageContent) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *SamplingMessageContent) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -11320,7 +11326,7 @@ func (x *SamplingMessageContent) EncodeJSON(e *jx.Encoder) {
 	case x.ToolResultContent != nil:
 		x.ToolResultContent.EncodeJSON(e)
 	case x.Array != nil:
-		wire.EncodeList(e, x.Array, (*SamplingMessageContentBlock).EncodeJSON)
+		wireimpl.EncodeList(e, x.Array, (*SamplingMessageContentBlock).EncodeJSON)
 	default:
 		e.Null()
 	}
@@ -11331,7 +11337,7 @@ func (x *SamplingMessageContent) IsZero() bool {
 	return !(x.TextContent != nil || x.ImageContent != nil || x.AudioContent != nil || x.ToolUseContent != nil || x.ToolResultContent != nil || x.Array != nil)
 }
 
-var samplingMessageContentFits = [6]wire.Fit{{
+var samplingMessageContentFits = [6]wireimpl.Fit{{
 	Declared: uint64(0xf),
 	Required: uint64(0xc),
 }, {
@@ -11354,17 +11360,17 @@ var samplingMessageContentKeys = []string{"_meta", "annotations", "text", "type"
 
 // MarshalJSON implements json.Marshaler.
 func (x SamplingMessageContent) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SamplingMessageContent) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of SamplingMessageContentBlock the value is.
-func (x *SamplingMessageContentBlock) DecodeJSON(d *wire.Decoder) error {
+func (x *SamplingMessageContentBlock) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SamplingMessageContentBlock{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -11374,7 +11380,7 @@ func (x *SamplingMessageContentBlock) DecodeJSON(d *wire.Decoder) error {
 		}
 		var mask uint64
 		if !found {
-			return wire.MissingDiscriminator("type")
+			return wireimpl.MissingDiscriminator("type")
 		} else {
 			switch v {
 			case "text":
@@ -11388,7 +11394,7 @@ func (x *SamplingMessageContentBlock) DecodeJSON(d *wire.Decoder) error {
 			case "tool_result":
 				mask = uint64(0x10)
 			default:
-				return wire.UnknownVariant("type", v)
+				return wireimpl.UnknownVariant("type", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -11396,14 +11402,14 @@ func (x *SamplingMessageContentBlock) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, samplingMessageContentBlockFits[:], mask)
+			mask = wireimpl.BestFit(present, samplingMessageContentBlockFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("SamplingMessageContentBlock", d.Next())
+	return wireimpl.NoVariant("SamplingMessageContentBlock", d.Next())
 }
 
-func (x *SamplingMessageContentBlock) decodeVariant(d *wire.Decoder, i int) error {
+func (x *SamplingMessageContentBlock) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.TextContent = new(TextContent)
@@ -11426,7 +11432,7 @@ func (x *SamplingMessageContentBlock) decodeVariant(d *wire.Decoder, i int) erro
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *SamplingMessageContentBlock) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *SamplingMessageContentBlock) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -11478,7 +11484,7 @@ func (x *SamplingMessageContentBlock) IsZero() bool {
 	return !(x.TextContent != nil || x.ImageContent != nil || x.AudioContent != nil || x.ToolUseContent != nil || x.ToolResultContent != nil)
 }
 
-var samplingMessageContentBlockFits = [5]wire.Fit{{
+var samplingMessageContentBlockFits = [5]wireimpl.Fit{{
 	Declared: uint64(0xf),
 	Required: uint64(0xc),
 }, {
@@ -11498,17 +11504,17 @@ var samplingMessageContentBlockKeys = []string{"_meta", "annotations", "text", "
 
 // MarshalJSON implements json.Marshaler.
 func (x SamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SamplingMessageContentBlock) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ServerCapabilities object.
-func (x *ServerCapabilities) DecodeJSON(d *wire.Decoder) error {
+func (x *ServerCapabilities) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ServerCapabilities{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -11516,45 +11522,45 @@ func (x *ServerCapabilities) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "completions":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Completions, err = d.RawKind(wire.KindObject)
+			err = x.Completions.DecodeJSON(d)
 		case "experimental":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Experimental, err = d.RawKind(wire.KindObject)
 		case "extensions":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Extensions, err = d.RawKind(wire.KindObject)
 		case "logging":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			x.Logging, err = d.RawKind(wire.KindObject)
+			err = x.Logging.DecodeJSON(d)
 		case "prompts":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.Prompts = new(ServerCapabilitiesPrompts)
 			err = x.Prompts.DecodeJSON(d)
 		case "resources":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			x.Resources = new(ServerCapabilitiesResources)
 			err = x.Resources.DecodeJSON(d)
 		case "tools":
 			if seen[0]&uint64(0x40) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x40)
 			x.Tools = new(ServerCapabilitiesTools)
@@ -11563,7 +11569,7 @@ func (x *ServerCapabilities) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -11577,19 +11583,19 @@ func (x *ServerCapabilities) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Completions != nil {
 		e.FieldStart("completions")
-		wire.EncodeRaw(e, x.Completions)
+		x.Completions.EncodeJSON(e)
 	}
 	if x.Experimental != nil {
 		e.FieldStart("experimental")
-		wire.EncodeRaw(e, x.Experimental)
+		wireimpl.EncodeRaw(e, x.Experimental)
 	}
 	if x.Extensions != nil {
 		e.FieldStart("extensions")
-		wire.EncodeRaw(e, x.Extensions)
+		wireimpl.EncodeRaw(e, x.Extensions)
 	}
 	if x.Logging != nil {
 		e.FieldStart("logging")
-		wire.EncodeRaw(e, x.Logging)
+		x.Logging.EncodeJSON(e)
 	}
 	if x.Prompts != nil {
 		e.FieldStart("prompts")
@@ -11603,23 +11609,23 @@ func (x *ServerCapabilities) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("tools")
 		x.Tools.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ServerCapabilities) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ServerCapabilitiesPrompts object.
-func (x *ServerCapabilitiesPrompts) DecodeJSON(d *wire.Decoder) error {
+func (x *ServerCapabilitiesPrompts) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ServerCapabilitiesPrompts{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -11627,7 +11633,7 @@ func (x *ServerCapabilitiesPrompts) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "listChanged":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.ListChanged.Value, err = d.Bool()
@@ -11636,7 +11642,7 @@ func (x *ServerCapabilitiesPrompts) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -11652,23 +11658,23 @@ func (x *ServerCapabilitiesPrompts) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("listChanged")
 		e.Bool(x.ListChanged.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ServerCapabilitiesResources object.
-func (x *ServerCapabilitiesResources) DecodeJSON(d *wire.Decoder) error {
+func (x *ServerCapabilitiesResources) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ServerCapabilitiesResources{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -11676,14 +11682,14 @@ func (x *ServerCapabilitiesResources) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "listChanged":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.ListChanged.Value, err = d.Bool()
 			x.ListChanged.Set = true
 		case "subscribe":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Subscribe.Value, err = d.Bool()
@@ -11692,7 +11698,7 @@ func (x *ServerCapabilitiesResources) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -11712,23 +11718,23 @@ func (x *ServerCapabilitiesResources) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("subscribe")
 		e.Bool(x.Subscribe.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ServerCapabilitiesTools object.
-func (x *ServerCapabilitiesTools) DecodeJSON(d *wire.Decoder) error {
+func (x *ServerCapabilitiesTools) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ServerCapabilitiesTools{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -11736,7 +11742,7 @@ func (x *ServerCapabilitiesTools) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "listChanged":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.ListChanged.Value, err = d.Bool()
@@ -11745,7 +11751,7 @@ func (x *ServerCapabilitiesTools) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -11761,23 +11767,23 @@ func (x *ServerCapabilitiesTools) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("listChanged")
 		e.Bool(x.ListChanged.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of ServerNotification the value is.
-func (x *ServerNotification) DecodeJSON(d *wire.Decoder) error {
+func (x *ServerNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ServerNotification{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -11787,7 +11793,7 @@ func (x *ServerNotification) DecodeJSON(d *wire.Decoder) error {
 		}
 		var mask uint64
 		if !found {
-			return wire.MissingDiscriminator("method")
+			return wireimpl.MissingDiscriminator("method")
 		} else {
 			switch v {
 			case "notifications/cancelled":
@@ -11807,7 +11813,7 @@ func (x *ServerNotification) DecodeJSON(d *wire.Decoder) error {
 			case "notifications/message":
 				mask = uint64(0x80)
 			default:
-				return wire.UnknownVariant("method", v)
+				return wireimpl.UnknownVariant("method", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -11815,14 +11821,14 @@ func (x *ServerNotification) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, serverNotificationFits[:], mask)
+			mask = wireimpl.BestFit(present, serverNotificationFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("ServerNotification", d.Next())
+	return wireimpl.NoVariant("ServerNotification", d.Next())
 }
 
-func (x *ServerNotification) decodeVariant(d *wire.Decoder, i int) error {
+func (x *ServerNotification) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.CancelledNotification = new(CancelledNotification)
@@ -11854,7 +11860,7 @@ func (x *ServerNotification) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *ServerNotification) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *ServerNotification) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -11912,7 +11918,7 @@ func (x *ServerNotification) IsZero() bool {
 	return !(x.CancelledNotification != nil || x.ProgressNotification != nil || x.ResourceListChangedNotification != nil || x.SubscriptionsAcknowledgedNotification != nil || x.ResourceUpdatedNotification != nil || x.PromptListChangedNotification != nil || x.ToolListChangedNotification != nil || x.LoggingMessageNotification != nil)
 }
 
-var serverNotificationFits = [8]wire.Fit{{
+var serverNotificationFits = [8]wireimpl.Fit{{
 	Declared: uint64(0x7),
 	Required: uint64(0x7),
 }, {
@@ -11941,17 +11947,17 @@ var serverNotificationKeys = []string{"jsonrpc", "method", "params"}
 
 // MarshalJSON implements json.Marshaler.
 func (x ServerNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerNotification) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of ServerResult the value is.
-func (x *ServerResult) DecodeJSON(d *wire.Decoder) error {
+func (x *ServerResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ServerResult{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -11969,7 +11975,7 @@ func (x *ServerResult) DecodeJSON(d *wire.Decoder) error {
 			case "complete":
 				mask = uint64(0xffd)
 			default:
-				return wire.UnknownVariant("resultType", v)
+				return wireimpl.UnknownVariant("resultType", v)
 			}
 		}
 		if bits.OnesCount64(mask) > 1 {
@@ -11977,14 +11983,14 @@ func (x *ServerResult) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, serverResultFits[:], mask)
+			mask = wireimpl.BestFit(present, serverResultFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("ServerResult", d.Next())
+	return wireimpl.NoVariant("ServerResult", d.Next())
 }
 
-func (x *ServerResult) decodeVariant(d *wire.Decoder, i int) error {
+func (x *ServerResult) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.Result = new(Result)
@@ -12028,7 +12034,7 @@ func (x *ServerResult) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *ServerResult) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *ServerResult) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -12094,7 +12100,7 @@ func (x *ServerResult) IsZero() bool {
 	return !(x.Result != nil || x.InputRequiredResult != nil || x.DiscoverResult != nil || x.ListResourcesResult != nil || x.ListResourceTemplatesResult != nil || x.ReadResourceResult != nil || x.SubscriptionsListenResult != nil || x.ListPromptsResult != nil || x.GetPromptResult != nil || x.ListToolsResult != nil || x.CallToolResult != nil || x.CompleteResult != nil)
 }
 
-var serverResultFits = [12]wire.Fit{{
+var serverResultFits = [12]wireimpl.Fit{{
 	Declared: uint64(0x3),
 	Required: uint64(0x2),
 }, {
@@ -12135,17 +12141,17 @@ var serverResultKeys = []string{"_meta", "resultType", "inputRequests", "request
 
 // MarshalJSON implements json.Marshaler.
 func (x ServerResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads whichever member of SingleSelectEnumSchema the value is.
-func (x *SingleSelectEnumSchema) DecodeJSON(d *wire.Decoder) error {
+func (x *SingleSelectEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SingleSelectEnumSchema{}
 	switch d.Next() {
 	case wire.KindObject:
@@ -12155,14 +12161,14 @@ func (x *SingleSelectEnumSchema) DecodeJSON(d *wire.Decoder) error {
 			if err != nil {
 				return err
 			}
-			mask = wire.BestFit(present, singleSelectEnumSchemaFits[:], mask)
+			mask = wireimpl.BestFit(present, singleSelectEnumSchemaFits[:], mask)
 		}
 		return x.decodeFirst(d, mask)
 	}
-	return wire.NoVariant("SingleSelectEnumSchema", d.Next())
+	return wireimpl.NoVariant("SingleSelectEnumSchema", d.Next())
 }
 
-func (x *SingleSelectEnumSchema) decodeVariant(d *wire.Decoder, i int) error {
+func (x *SingleSelectEnumSchema) decodeVariant(d *wireimpl.Decoder, i int) error {
 	switch i {
 	case 0:
 		x.UntitledSingleSelectEnumSchema = new(UntitledSingleSelectEnumSchema)
@@ -12176,7 +12182,7 @@ func (x *SingleSelectEnumSchema) decodeVariant(d *wire.Decoder, i int) error {
 
 // decodeFirst decodes the member in mask; when several are left it takes
 // the first that decodes and validates, else the first that decodes.
-func (x *SingleSelectEnumSchema) decodeFirst(d *wire.Decoder, mask uint64) error {
+func (x *SingleSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
 	if bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
@@ -12222,7 +12228,7 @@ func (x *SingleSelectEnumSchema) IsZero() bool {
 	return !(x.UntitledSingleSelectEnumSchema != nil || x.TitledSingleSelectEnumSchema != nil)
 }
 
-var singleSelectEnumSchemaFits = [2]wire.Fit{{
+var singleSelectEnumSchemaFits = [2]wireimpl.Fit{{
 	Declared: uint64(0x1f),
 	Required: uint64(0x14),
 }, {
@@ -12233,17 +12239,17 @@ var singleSelectEnumSchemaKeys = []string{"default", "description", "enum", "tit
 
 // MarshalJSON implements json.Marshaler.
 func (x SingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a StringSchema object.
-func (x *StringSchema) DecodeJSON(d *wire.Decoder) error {
+func (x *StringSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = StringSchema{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -12251,57 +12257,57 @@ func (x *StringSchema) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "default":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Default.Value, err = d.Str()
 			x.Default.Set = true
 		case "description":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "format":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Format.Value.DecodeJSON(d)
 			x.Format.Set = true
 		case "maxLength":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.MaxLength.Value, err = d.Int64()
 			x.MaxLength.Set = true
 		case "minLength":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.MinLength.Value, err = d.Int64()
 			x.MinLength.Set = true
 		case "title":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			x.Title.Value, err = d.Str()
 			x.Title.Set = true
 		case "type":
 			if seen[0]&uint64(0x40) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x40)
-			err = wire.DecodeConstString(d, "string")
+			err = wireimpl.DecodeConstString(d, "string")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -12342,23 +12348,23 @@ func (x *StringSchema) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		e.RawStr("\"string\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x StringSchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *StringSchema) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a StringSchemaFormat.
-func (x *StringSchemaFormat) DecodeJSON(d *wire.Decoder) error {
+func (x *StringSchemaFormat) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
 	*x = StringSchemaFormat(v)
 	return err
@@ -12371,17 +12377,17 @@ func (x StringSchemaFormat) EncodeJSON(e *jx.Encoder) {
 
 // MarshalJSON implements json.Marshaler.
 func (x StringSchemaFormat) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *StringSchemaFormat) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a SubscriptionFilter object.
-func (x *SubscriptionFilter) DecodeJSON(d *wire.Decoder) error {
+func (x *SubscriptionFilter) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscriptionFilter{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -12389,27 +12395,27 @@ func (x *SubscriptionFilter) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "promptsListChanged":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.PromptsListChanged.Value, err = d.Bool()
 			x.PromptsListChanged.Set = true
 		case "resourceSubscriptions":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeList(d, &x.ResourceSubscriptions, wire.DecodeString)
+			err = wireimpl.DecodeList(d, &x.ResourceSubscriptions, wireimpl.DecodeString)
 		case "resourcesListChanged":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.ResourcesListChanged.Value, err = d.Bool()
 			x.ResourcesListChanged.Set = true
 		case "toolsListChanged":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.ToolsListChanged.Value, err = d.Bool()
@@ -12418,7 +12424,7 @@ func (x *SubscriptionFilter) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -12436,7 +12442,7 @@ func (x *SubscriptionFilter) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.ResourceSubscriptions != nil {
 		e.FieldStart("resourceSubscriptions")
-		wire.EncodeList(e, x.ResourceSubscriptions, wire.EncodeString)
+		wireimpl.EncodeList(e, x.ResourceSubscriptions, wireimpl.EncodeString)
 	}
 	if x.ResourcesListChanged.Set {
 		e.FieldStart("resourcesListChanged")
@@ -12446,23 +12452,23 @@ func (x *SubscriptionFilter) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("toolsListChanged")
 		e.Bool(x.ToolsListChanged.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x SubscriptionFilter) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SubscriptionFilter) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a SubscriptionsAcknowledgedNotification object.
-func (x *SubscriptionsAcknowledgedNotification) DecodeJSON(d *wire.Decoder) error {
+func (x *SubscriptionsAcknowledgedNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscriptionsAcknowledgedNotification{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -12470,19 +12476,19 @@ func (x *SubscriptionsAcknowledgedNotification) DecodeJSON(d *wire.Decoder) erro
 		switch string(key) {
 		case "jsonrpc":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "notifications/subscriptions/acknowledged")
+			err = wireimpl.DecodeConstString(d, "notifications/subscriptions/acknowledged")
 		case "params":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Params.DecodeJSON(d)
@@ -12490,7 +12496,7 @@ func (x *SubscriptionsAcknowledgedNotification) DecodeJSON(d *wire.Decoder) erro
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -12515,23 +12521,23 @@ func (x *SubscriptionsAcknowledgedNotification) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x SubscriptionsAcknowledgedNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SubscriptionsAcknowledgedNotification) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a SubscriptionsAcknowledgedNotificationParams object.
-func (x *SubscriptionsAcknowledgedNotificationParams) DecodeJSON(d *wire.Decoder) error {
+func (x *SubscriptionsAcknowledgedNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscriptionsAcknowledgedNotificationParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -12539,14 +12545,14 @@ func (x *SubscriptionsAcknowledgedNotificationParams) DecodeJSON(d *wire.Decoder
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Meta = new(NotificationMetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "notifications":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.Notifications.DecodeJSON(d)
@@ -12554,7 +12560,7 @@ func (x *SubscriptionsAcknowledgedNotificationParams) DecodeJSON(d *wire.Decoder
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -12575,23 +12581,23 @@ func (x *SubscriptionsAcknowledgedNotificationParams) EncodeJSON(e *jx.Encoder) 
 		e.FieldStart("notifications")
 		x.Notifications.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a SubscriptionsListenRequest object.
-func (x *SubscriptionsListenRequest) DecodeJSON(d *wire.Decoder) error {
+func (x *SubscriptionsListenRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscriptionsListenRequest{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -12599,25 +12605,25 @@ func (x *SubscriptionsListenRequest) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "subscriptions/listen")
+			err = wireimpl.DecodeConstString(d, "subscriptions/listen")
 		case "params":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			err = x.Params.DecodeJSON(d)
@@ -12625,7 +12631,7 @@ func (x *SubscriptionsListenRequest) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -12654,23 +12660,23 @@ func (x *SubscriptionsListenRequest) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x SubscriptionsListenRequest) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SubscriptionsListenRequest) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a SubscriptionsListenRequestParams object.
-func (x *SubscriptionsListenRequestParams) DecodeJSON(d *wire.Decoder) error {
+func (x *SubscriptionsListenRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscriptionsListenRequestParams{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -12678,13 +12684,13 @@ func (x *SubscriptionsListenRequestParams) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Meta.DecodeJSON(d)
 		case "notifications":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.Notifications.DecodeJSON(d)
@@ -12692,7 +12698,7 @@ func (x *SubscriptionsListenRequestParams) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -12713,23 +12719,23 @@ func (x *SubscriptionsListenRequestParams) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("notifications")
 		x.Notifications.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x SubscriptionsListenRequestParams) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SubscriptionsListenRequestParams) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a SubscriptionsListenResult object.
-func (x *SubscriptionsListenResult) DecodeJSON(d *wire.Decoder) error {
+func (x *SubscriptionsListenResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscriptionsListenResult{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -12737,13 +12743,13 @@ func (x *SubscriptionsListenResult) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Meta.DecodeJSON(d)
 		case "resultType":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.ResultType, err = d.Str()
@@ -12751,7 +12757,7 @@ func (x *SubscriptionsListenResult) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -12772,23 +12778,23 @@ func (x *SubscriptionsListenResult) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("resultType")
 		e.Str(x.ResultType)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SubscriptionsListenResult) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a SubscriptionsListenResultMetaObject object.
-func (x *SubscriptionsListenResultMetaObject) DecodeJSON(d *wire.Decoder) error {
+func (x *SubscriptionsListenResultMetaObject) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscriptionsListenResultMetaObject{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -12796,22 +12802,22 @@ func (x *SubscriptionsListenResultMetaObject) DecodeJSON(d *wire.Decoder) error 
 		switch string(key) {
 		case "io.modelcontextprotocol/serverInfo":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.ServerInfo = new(Implementation)
 			err = x.ServerInfo.DecodeJSON(d)
 		case "io.modelcontextprotocol/subscriptionId":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = x.SubscriptionID.DecodeJSON(d)
+			x.SubscriptionID, err = d.ID()
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -12832,23 +12838,23 @@ func (x *SubscriptionsListenResultMetaObject) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("io.modelcontextprotocol/subscriptionId")
 		x.SubscriptionID.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SubscriptionsListenResultMetaObject) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a SubscriptionsListenResultResponse object.
-func (x *SubscriptionsListenResultResponse) DecodeJSON(d *wire.Decoder) error {
+func (x *SubscriptionsListenResultResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscriptionsListenResultResponse{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -12856,19 +12862,19 @@ func (x *SubscriptionsListenResultResponse) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "id":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "result":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Result.DecodeJSON(d)
@@ -12876,7 +12882,7 @@ func (x *SubscriptionsListenResultResponse) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -12901,23 +12907,23 @@ func (x *SubscriptionsListenResultResponse) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("result")
 		x.Result.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x SubscriptionsListenResultResponse) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SubscriptionsListenResultResponse) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a TextContent object.
-func (x *TextContent) DecodeJSON(d *wire.Decoder) error {
+func (x *TextContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TextContent{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -12925,34 +12931,34 @@ func (x *TextContent) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Annotations = new(Annotations)
 			err = x.Annotations.DecodeJSON(d)
 		case "text":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Text, err = d.Str()
 		case "type":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			err = wire.DecodeConstString(d, "text")
+			err = wireimpl.DecodeConstString(d, "text")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -12967,7 +12973,7 @@ func (x *TextContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -12981,23 +12987,23 @@ func (x *TextContent) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		e.RawStr("\"text\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x TextContent) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TextContent) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a TextResourceContents object.
-func (x *TextResourceContents) DecodeJSON(d *wire.Decoder) error {
+func (x *TextResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TextResourceContents{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -13005,26 +13011,26 @@ func (x *TextResourceContents) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "mimeType":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.MIMEType.Value, err = d.Str()
 			x.MIMEType.Set = true
 		case "text":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Text, err = d.Str()
 		case "uri":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.URI, err = d.Str()
@@ -13032,7 +13038,7 @@ func (x *TextResourceContents) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -13047,7 +13053,7 @@ func (x *TextResourceContents) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.MIMEType.Set {
 		e.FieldStart("mimeType")
@@ -13061,23 +13067,23 @@ func (x *TextResourceContents) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("uri")
 		e.Str(x.URI)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x TextResourceContents) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a TitledMultiSelectEnumSchema object.
-func (x *TitledMultiSelectEnumSchema) DecodeJSON(d *wire.Decoder) error {
+func (x *TitledMultiSelectEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TitledMultiSelectEnumSchema{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -13085,55 +13091,55 @@ func (x *TitledMultiSelectEnumSchema) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "default":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeList(d, &x.Default, wire.DecodeString)
+			err = wireimpl.DecodeList(d, &x.Default, wireimpl.DecodeString)
 		case "description":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "items":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Items.DecodeJSON(d)
 		case "maxItems":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.MaxItems.Value, err = d.Int64()
 			x.MaxItems.Set = true
 		case "minItems":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.MinItems.Value, err = d.Int64()
 			x.MinItems.Set = true
 		case "title":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			x.Title.Value, err = d.Str()
 			x.Title.Set = true
 		case "type":
 			if seen[0]&uint64(0x40) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x40)
-			err = wire.DecodeConstString(d, "array")
+			err = wireimpl.DecodeConstString(d, "array")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -13148,7 +13154,7 @@ func (x *TitledMultiSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Default != nil {
 		e.FieldStart("default")
-		wire.EncodeList(e, x.Default, wire.EncodeString)
+		wireimpl.EncodeList(e, x.Default, wireimpl.EncodeString)
 	}
 	if x.Description.Set {
 		e.FieldStart("description")
@@ -13174,23 +13180,23 @@ func (x *TitledMultiSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		e.RawStr("\"array\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x TitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a TitledMultiSelectEnumSchemaItems object.
-func (x *TitledMultiSelectEnumSchemaItems) DecodeJSON(d *wire.Decoder) error {
+func (x *TitledMultiSelectEnumSchemaItems) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TitledMultiSelectEnumSchemaItems{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -13198,15 +13204,15 @@ func (x *TitledMultiSelectEnumSchemaItems) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "anyOf":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeList(d, &x.AnyOf, (*TitledMultiSelectEnumSchemaItemsAnyOfItem).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.AnyOf, (*TitledMultiSelectEnumSchemaItemsAnyOfItem).DecodeJSON)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -13221,25 +13227,25 @@ func (x *TitledMultiSelectEnumSchemaItems) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.missing[0]&uint64(0x1) == 0 {
 		e.FieldStart("anyOf")
-		wire.EncodeList(e, x.AnyOf, (*TitledMultiSelectEnumSchemaItemsAnyOfItem).EncodeJSON)
+		wireimpl.EncodeList(e, x.AnyOf, (*TitledMultiSelectEnumSchemaItemsAnyOfItem).EncodeJSON)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a TitledMultiSelectEnumSchemaItemsAnyOfItem object.
-func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) DecodeJSON(d *wire.Decoder) error {
+func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TitledMultiSelectEnumSchemaItemsAnyOfItem{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -13247,13 +13253,13 @@ func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) DecodeJSON(d *wire.Decoder) 
 		switch string(key) {
 		case "const":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Const, err = d.Str()
 		case "title":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Title, err = d.Str()
@@ -13261,7 +13267,7 @@ func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) DecodeJSON(d *wire.Decoder) 
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -13282,23 +13288,23 @@ func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("title")
 		e.Str(x.Title)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a TitledSingleSelectEnumSchema object.
-func (x *TitledSingleSelectEnumSchema) DecodeJSON(d *wire.Decoder) error {
+func (x *TitledSingleSelectEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TitledSingleSelectEnumSchema{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -13306,42 +13312,42 @@ func (x *TitledSingleSelectEnumSchema) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "default":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Default.Value, err = d.Str()
 			x.Default.Set = true
 		case "description":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "oneOf":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeList(d, &x.OneOf, (*TitledSingleSelectEnumSchemaOneOfItem).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.OneOf, (*TitledSingleSelectEnumSchemaOneOfItem).DecodeJSON)
 		case "title":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.Title.Value, err = d.Str()
 			x.Title.Set = true
 		case "type":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
-			err = wire.DecodeConstString(d, "string")
+			err = wireimpl.DecodeConstString(d, "string")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -13364,7 +13370,7 @@ func (x *TitledSingleSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("oneOf")
-		wire.EncodeList(e, x.OneOf, (*TitledSingleSelectEnumSchemaOneOfItem).EncodeJSON)
+		wireimpl.EncodeList(e, x.OneOf, (*TitledSingleSelectEnumSchemaOneOfItem).EncodeJSON)
 	}
 	if x.Title.Set {
 		e.FieldStart("title")
@@ -13374,23 +13380,23 @@ func (x *TitledSingleSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		e.RawStr("\"string\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x TitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a TitledSingleSelectEnumSchemaOneOfItem object.
-func (x *TitledSingleSelectEnumSchemaOneOfItem) DecodeJSON(d *wire.Decoder) error {
+func (x *TitledSingleSelectEnumSchemaOneOfItem) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TitledSingleSelectEnumSchemaOneOfItem{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -13398,13 +13404,13 @@ func (x *TitledSingleSelectEnumSchemaOneOfItem) DecodeJSON(d *wire.Decoder) erro
 		switch string(key) {
 		case "const":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Const, err = d.Str()
 		case "title":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Title, err = d.Str()
@@ -13412,7 +13418,7 @@ func (x *TitledSingleSelectEnumSchemaOneOfItem) DecodeJSON(d *wire.Decoder) erro
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -13433,23 +13439,23 @@ func (x *TitledSingleSelectEnumSchemaOneOfItem) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("title")
 		e.Str(x.Title)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a Tool object.
-func (x *Tool) DecodeJSON(d *wire.Decoder) error {
+func (x *Tool) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Tool{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -13457,51 +13463,51 @@ func (x *Tool) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Annotations = new(ToolAnnotations)
 			err = x.Annotations.DecodeJSON(d)
 		case "description":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "icons":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			err = wire.DecodeList(d, &x.Icons, (*Icon).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Icons, (*Icon).DecodeJSON)
 		case "inputSchema":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.InputSchema, x.checkedInputSchema, err = d.RawChecked(rawMembersToolInputSchema)
 		case "name":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			x.Name, err = d.Str()
 		case "outputSchema":
 			if seen[0]&uint64(0x40) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x40)
 			x.OutputSchema, x.checkedOutputSchema, err = d.RawChecked(rawMembersToolOutputSchema)
 		case "title":
 			if seen[0]&uint64(0x80) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x80)
 			x.Title.Value, err = d.Str()
@@ -13510,7 +13516,7 @@ func (x *Tool) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -13525,7 +13531,7 @@ func (x *Tool) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -13537,11 +13543,11 @@ func (x *Tool) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.Icons != nil {
 		e.FieldStart("icons")
-		wire.EncodeList(e, x.Icons, (*Icon).EncodeJSON)
+		wireimpl.EncodeList(e, x.Icons, (*Icon).EncodeJSON)
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		e.FieldStart("inputSchema")
-		wire.EncodeRawOr(e, x.InputSchema, "{}")
+		wireimpl.EncodeRawOr(e, x.InputSchema, "{}")
 	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		e.FieldStart("name")
@@ -13549,29 +13555,29 @@ func (x *Tool) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.OutputSchema != nil {
 		e.FieldStart("outputSchema")
-		wire.EncodeRaw(e, x.OutputSchema)
+		wireimpl.EncodeRaw(e, x.OutputSchema)
 	}
 	if x.Title.Set {
 		e.FieldStart("title")
 		e.Str(x.Title.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x Tool) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Tool) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ToolAnnotations object.
-func (x *ToolAnnotations) DecodeJSON(d *wire.Decoder) error {
+func (x *ToolAnnotations) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolAnnotations{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -13579,35 +13585,35 @@ func (x *ToolAnnotations) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "destructiveHint":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.DestructiveHint.Value, err = d.Bool()
 			x.DestructiveHint.Set = true
 		case "idempotentHint":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.IdempotentHint.Value, err = d.Bool()
 			x.IdempotentHint.Set = true
 		case "openWorldHint":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.OpenWorldHint.Value, err = d.Bool()
 			x.OpenWorldHint.Set = true
 		case "readOnlyHint":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.ReadOnlyHint.Value, err = d.Bool()
 			x.ReadOnlyHint.Set = true
 		case "title":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.Title.Value, err = d.Str()
@@ -13616,7 +13622,7 @@ func (x *ToolAnnotations) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -13648,23 +13654,23 @@ func (x *ToolAnnotations) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("title")
 		e.Str(x.Title.Value)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ToolAnnotations) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ToolChoice object.
-func (x *ToolChoice) DecodeJSON(d *wire.Decoder) error {
+func (x *ToolChoice) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolChoice{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -13672,7 +13678,7 @@ func (x *ToolChoice) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "mode":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Mode.Value.DecodeJSON(d)
@@ -13681,7 +13687,7 @@ func (x *ToolChoice) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -13697,23 +13703,23 @@ func (x *ToolChoice) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("mode")
 		x.Mode.Value.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ToolChoice) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolChoice) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ToolChoiceMode.
-func (x *ToolChoiceMode) DecodeJSON(d *wire.Decoder) error {
+func (x *ToolChoiceMode) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
 	*x = ToolChoiceMode(v)
 	return err
@@ -13726,17 +13732,17 @@ func (x ToolChoiceMode) EncodeJSON(e *jx.Encoder) {
 
 // MarshalJSON implements json.Marshaler.
 func (x ToolChoiceMode) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolChoiceMode) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ToolListChangedNotification object.
-func (x *ToolListChangedNotification) DecodeJSON(d *wire.Decoder) error {
+func (x *ToolListChangedNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolListChangedNotification{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -13744,19 +13750,19 @@ func (x *ToolListChangedNotification) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "jsonrpc":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		case "method":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "notifications/tools/list_changed")
+			err = wireimpl.DecodeConstString(d, "notifications/tools/list_changed")
 		case "params":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Params = new(NotificationParams)
@@ -13765,7 +13771,7 @@ func (x *ToolListChangedNotification) DecodeJSON(d *wire.Decoder) error {
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -13790,23 +13796,23 @@ func (x *ToolListChangedNotification) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("params")
 		x.Params.EncodeJSON(e)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ToolResultContent object.
-func (x *ToolResultContent) DecodeJSON(d *wire.Decoder) error {
+func (x *ToolResultContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolResultContent{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -13814,46 +13820,46 @@ func (x *ToolResultContent) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeList(d, &x.Content, (*ContentBlock).DecodeJSON)
+			err = wireimpl.DecodeList(d, &x.Content, (*ContentBlock).DecodeJSON)
 		case "isError":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.IsError.Value, err = d.Bool()
 			x.IsError.Set = true
 		case "structuredContent":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.StructuredContent, err = d.Raw()
 		case "toolUseId":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.ToolUseID, err = d.Str()
 		case "type":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
-			err = wire.DecodeConstString(d, "tool_result")
+			err = wireimpl.DecodeConstString(d, "tool_result")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -13868,11 +13874,11 @@ func (x *ToolResultContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("content")
-		wire.EncodeList(e, x.Content, (*ContentBlock).EncodeJSON)
+		wireimpl.EncodeList(e, x.Content, (*ContentBlock).EncodeJSON)
 	}
 	if x.IsError.Set {
 		e.FieldStart("isError")
@@ -13880,7 +13886,7 @@ func (x *ToolResultContent) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.StructuredContent != nil {
 		e.FieldStart("structuredContent")
-		wire.EncodeRaw(e, x.StructuredContent)
+		wireimpl.EncodeRaw(e, x.StructuredContent)
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		e.FieldStart("toolUseId")
@@ -13890,23 +13896,23 @@ func (x *ToolResultContent) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		e.RawStr("\"tool_result\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ToolResultContent) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a ToolUseContent object.
-func (x *ToolUseContent) DecodeJSON(d *wire.Decoder) error {
+func (x *ToolUseContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolUseContent{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -13914,39 +13920,39 @@ func (x *ToolUseContent) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "_meta":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			err = x.Meta.DecodeJSON(d)
 		case "id":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.ID, err = d.Str()
 		case "input":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Input, err = d.RawKind(wire.KindObject)
 		case "name":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.Name, err = d.Str()
 		case "type":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
-			err = wire.DecodeConstString(d, "tool_use")
+			err = wireimpl.DecodeConstString(d, "tool_use")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -13961,7 +13967,7 @@ func (x *ToolUseContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wire.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("id")
@@ -13969,7 +13975,7 @@ func (x *ToolUseContent) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("input")
-		wire.EncodeRawOr(e, x.Input, "{}")
+		wireimpl.EncodeRawOr(e, x.Input, "{}")
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		e.FieldStart("name")
@@ -13979,23 +13985,23 @@ func (x *ToolUseContent) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		e.RawStr("\"tool_use\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x ToolUseContent) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a UnsupportedProtocolVersionError object.
-func (x *UnsupportedProtocolVersionError) DecodeJSON(d *wire.Decoder) error {
+func (x *UnsupportedProtocolVersionError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UnsupportedProtocolVersionError{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -14003,27 +14009,27 @@ func (x *UnsupportedProtocolVersionError) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "error":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			err = x.Error.DecodeJSON(d)
 		case "id":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = x.ID.DecodeJSON(d)
+			x.ID, err = d.ID()
 		case "jsonrpc":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeConstString(d, "2.0")
+			err = wireimpl.DecodeConstString(d, "2.0")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -14048,23 +14054,23 @@ func (x *UnsupportedProtocolVersionError) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("jsonrpc")
 		e.RawStr("\"2.0\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UnsupportedProtocolVersionError) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a UnsupportedProtocolVersionErrorError object.
-func (x *UnsupportedProtocolVersionErrorError) DecodeJSON(d *wire.Decoder) error {
+func (x *UnsupportedProtocolVersionErrorError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UnsupportedProtocolVersionErrorError{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -14072,19 +14078,19 @@ func (x *UnsupportedProtocolVersionErrorError) DecodeJSON(d *wire.Decoder) error
 		switch string(key) {
 		case "code":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeConstInt(d, -32022)
+			err = wireimpl.DecodeConstInt(d, -32022)
 		case "data":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			err = x.Data.DecodeJSON(d)
 		case "message":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			x.Message, err = d.Str()
@@ -14092,7 +14098,7 @@ func (x *UnsupportedProtocolVersionErrorError) DecodeJSON(d *wire.Decoder) error
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -14117,23 +14123,23 @@ func (x *UnsupportedProtocolVersionErrorError) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("message")
 		e.Str(x.Message)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x UnsupportedProtocolVersionErrorError) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UnsupportedProtocolVersionErrorError) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a UnsupportedProtocolVersionErrorErrorData object.
-func (x *UnsupportedProtocolVersionErrorErrorData) DecodeJSON(d *wire.Decoder) error {
+func (x *UnsupportedProtocolVersionErrorErrorData) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UnsupportedProtocolVersionErrorErrorData{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -14141,21 +14147,21 @@ func (x *UnsupportedProtocolVersionErrorErrorData) DecodeJSON(d *wire.Decoder) e
 		switch string(key) {
 		case "requested":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Requested, err = d.Str()
 		case "supported":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeList(d, &x.Supported, wire.DecodeString)
+			err = wireimpl.DecodeList(d, &x.Supported, wireimpl.DecodeString)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -14174,25 +14180,25 @@ func (x *UnsupportedProtocolVersionErrorErrorData) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("supported")
-		wire.EncodeList(e, x.Supported, wire.EncodeString)
+		wireimpl.EncodeList(e, x.Supported, wireimpl.EncodeString)
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a UntitledMultiSelectEnumSchema object.
-func (x *UntitledMultiSelectEnumSchema) DecodeJSON(d *wire.Decoder) error {
+func (x *UntitledMultiSelectEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UntitledMultiSelectEnumSchema{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -14200,55 +14206,55 @@ func (x *UntitledMultiSelectEnumSchema) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "default":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeList(d, &x.Default, wire.DecodeString)
+			err = wireimpl.DecodeList(d, &x.Default, wireimpl.DecodeString)
 		case "description":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "items":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
 			err = x.Items.DecodeJSON(d)
 		case "maxItems":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.MaxItems.Value, err = d.Int64()
 			x.MaxItems.Set = true
 		case "minItems":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
 			x.MinItems.Value, err = d.Int64()
 			x.MinItems.Set = true
 		case "title":
 			if seen[0]&uint64(0x20) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x20)
 			x.Title.Value, err = d.Str()
 			x.Title.Set = true
 		case "type":
 			if seen[0]&uint64(0x40) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x40)
-			err = wire.DecodeConstString(d, "array")
+			err = wireimpl.DecodeConstString(d, "array")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -14263,7 +14269,7 @@ func (x *UntitledMultiSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Default != nil {
 		e.FieldStart("default")
-		wire.EncodeList(e, x.Default, wire.EncodeString)
+		wireimpl.EncodeList(e, x.Default, wireimpl.EncodeString)
 	}
 	if x.Description.Set {
 		e.FieldStart("description")
@@ -14289,23 +14295,23 @@ func (x *UntitledMultiSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		e.RawStr("\"array\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x UntitledMultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a UntitledMultiSelectEnumSchemaItems object.
-func (x *UntitledMultiSelectEnumSchemaItems) DecodeJSON(d *wire.Decoder) error {
+func (x *UntitledMultiSelectEnumSchemaItems) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UntitledMultiSelectEnumSchemaItems{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -14313,21 +14319,21 @@ func (x *UntitledMultiSelectEnumSchemaItems) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "enum":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			err = wire.DecodeList(d, &x.Enum, wire.DecodeString)
+			err = wireimpl.DecodeList(d, &x.Enum, wireimpl.DecodeString)
 		case "type":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			err = wire.DecodeConstString(d, "string")
+			err = wireimpl.DecodeConstString(d, "string")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -14342,29 +14348,29 @@ func (x *UntitledMultiSelectEnumSchemaItems) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.missing[0]&uint64(0x1) == 0 {
 		e.FieldStart("enum")
-		wire.EncodeList(e, x.Enum, wire.EncodeString)
+		wireimpl.EncodeList(e, x.Enum, wireimpl.EncodeString)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("type")
 		e.RawStr("\"string\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }
 
 // DecodeJSON reads a UntitledSingleSelectEnumSchema object.
-func (x *UntitledSingleSelectEnumSchema) DecodeJSON(d *wire.Decoder) error {
+func (x *UntitledSingleSelectEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UntitledSingleSelectEnumSchema{}
 	var seen [1]uint64
 	if err := d.Obj(func(key []byte) error {
@@ -14372,42 +14378,42 @@ func (x *UntitledSingleSelectEnumSchema) DecodeJSON(d *wire.Decoder) error {
 		switch string(key) {
 		case "default":
 			if seen[0]&uint64(0x1) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
 			x.Default.Value, err = d.Str()
 			x.Default.Set = true
 		case "description":
 			if seen[0]&uint64(0x2) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
 			x.Description.Value, err = d.Str()
 			x.Description.Set = true
 		case "enum":
 			if seen[0]&uint64(0x4) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			err = wire.DecodeList(d, &x.Enum, wire.DecodeString)
+			err = wireimpl.DecodeList(d, &x.Enum, wireimpl.DecodeString)
 		case "title":
 			if seen[0]&uint64(0x8) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
 			x.Title.Value, err = d.Str()
 			x.Title.Set = true
 		case "type":
 			if seen[0]&uint64(0x10) != 0 {
-				return wire.DuplicateKey(key)
+				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
-			err = wire.DecodeConstString(d, "string")
+			err = wireimpl.DecodeConstString(d, "string")
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	}); err != nil {
@@ -14430,7 +14436,7 @@ func (x *UntitledSingleSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("enum")
-		wire.EncodeList(e, x.Enum, wire.EncodeString)
+		wireimpl.EncodeList(e, x.Enum, wireimpl.EncodeString)
 	}
 	if x.Title.Set {
 		e.FieldStart("title")
@@ -14440,17 +14446,17 @@ func (x *UntitledSingleSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 		e.FieldStart("type")
 		e.RawStr("\"string\"")
 	}
-	wire.EncodeMembers(e, x.Extra)
+	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
 func (x UntitledSingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
-	return wire.Marshal(&x)
+	return wireimpl.Marshal(&x)
 }
 
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
-// duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UntitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
-	return wire.Decode(data, x)
+	return wireimpl.Decode(data, x)
 }

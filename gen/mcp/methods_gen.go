@@ -3,12 +3,32 @@
 package mcp
 
 import (
-	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 	"slices"
 )
 
 // ProtocolVersion is the protocol revision this package was generated from.
 const ProtocolVersion = "2026-07-28"
+
+// The error codes this revision defines.
+const (
+	// CodeHeaderMismatch is the code of HeaderMismatchError.
+	CodeHeaderMismatch = -32020
+	// CodeInternal is the code of InternalError.
+	CodeInternal = -32603
+	// CodeInvalidParams is the code of InvalidParamsError.
+	CodeInvalidParams = -32602
+	// CodeInvalidRequest is the code of InvalidRequestError.
+	CodeInvalidRequest = -32600
+	// CodeMethodNotFound is the code of MethodNotFoundError.
+	CodeMethodNotFound = -32601
+	// CodeMissingRequiredClientCapability is the code of MissingRequiredClientCapabilityError.
+	CodeMissingRequiredClientCapability = -32021
+	// CodeParse is the code of ParseError.
+	CodeParse = -32700
+	// CodeUnsupportedProtocolVersion is the code of UnsupportedProtocolVersionError.
+	CodeUnsupportedProtocolVersion = -32022
+)
 
 // The methods of this revision.
 const (
@@ -57,242 +77,242 @@ const (
 )
 
 // methodTable describes every method, sorted by name.
-var methodTable = []wire.Method{{
-	Direction: wire.ClientToServer,
-	Kind:      wire.Request,
+var methodTable = []wireimpl.Method{{
+	Direction: wireimpl.ClientToServer,
+	Kind:      wireimpl.Request,
 	Name:      MethodComplete,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(CompleteRequestParams)
 	},
-	NewResult: func() wire.Codec {
+	NewResult: func() wireimpl.Codec {
 		return new(CompleteResult)
 	},
 	ParamsRequired: true,
 	ParamsType:     "CompleteRequestParams",
 	ResultTypes:    []string{"CompleteResult"},
 }, {
-	Direction: wire.ServerToClient,
-	Kind:      wire.InputRequest,
+	Direction: wireimpl.ServerToClient,
+	Kind:      wireimpl.InputRequest,
 	Name:      InputElicit,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(ElicitRequestParams)
 	},
-	NewResult: func() wire.Codec {
+	NewResult: func() wireimpl.Codec {
 		return new(ElicitResult)
 	},
 	ParamsRequired: true,
 	ParamsType:     "ElicitRequestParams",
 	ResultTypes:    []string{"ElicitResult"},
 }, {
-	Direction: wire.Both,
-	Kind:      wire.Notification,
+	Direction: wireimpl.Both,
+	Kind:      wireimpl.Notification,
 	Name:      NotificationCancelled,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(CancelledNotificationParams)
 	},
 	ParamsRequired: true,
 	ParamsType:     "CancelledNotificationParams",
 }, {
-	Direction: wire.ServerToClient,
-	Kind:      wire.Notification,
+	Direction: wireimpl.ServerToClient,
+	Kind:      wireimpl.Notification,
 	Name:      NotificationLoggingMessage,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(LoggingMessageNotificationParams)
 	},
 	ParamsRequired: true,
 	ParamsType:     "LoggingMessageNotificationParams",
 }, {
-	Direction: wire.ServerToClient,
-	Kind:      wire.Notification,
+	Direction: wireimpl.ServerToClient,
+	Kind:      wireimpl.Notification,
 	Name:      NotificationProgress,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(ProgressNotificationParams)
 	},
 	ParamsRequired: true,
 	ParamsType:     "ProgressNotificationParams",
 }, {
-	Direction: wire.ServerToClient,
-	Kind:      wire.Notification,
+	Direction: wireimpl.ServerToClient,
+	Kind:      wireimpl.Notification,
 	Name:      NotificationPromptListChanged,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(NotificationParams)
 	},
 	ParamsRequired: false,
 	ParamsType:     "NotificationParams",
 }, {
-	Direction: wire.ServerToClient,
-	Kind:      wire.Notification,
+	Direction: wireimpl.ServerToClient,
+	Kind:      wireimpl.Notification,
 	Name:      NotificationResourceListChanged,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(NotificationParams)
 	},
 	ParamsRequired: false,
 	ParamsType:     "NotificationParams",
 }, {
-	Direction: wire.ServerToClient,
-	Kind:      wire.Notification,
+	Direction: wireimpl.ServerToClient,
+	Kind:      wireimpl.Notification,
 	Name:      NotificationResourceUpdated,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(ResourceUpdatedNotificationParams)
 	},
 	ParamsRequired: true,
 	ParamsType:     "ResourceUpdatedNotificationParams",
 }, {
-	Direction: wire.ServerToClient,
-	Kind:      wire.Notification,
+	Direction: wireimpl.ServerToClient,
+	Kind:      wireimpl.Notification,
 	Name:      NotificationSubscriptionsAcknowledged,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(SubscriptionsAcknowledgedNotificationParams)
 	},
 	ParamsRequired: true,
 	ParamsType:     "SubscriptionsAcknowledgedNotificationParams",
 }, {
-	Direction: wire.ServerToClient,
-	Kind:      wire.Notification,
+	Direction: wireimpl.ServerToClient,
+	Kind:      wireimpl.Notification,
 	Name:      NotificationToolListChanged,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(NotificationParams)
 	},
 	ParamsRequired: false,
 	ParamsType:     "NotificationParams",
 }, {
-	Direction: wire.ClientToServer,
-	Kind:      wire.Request,
+	Direction: wireimpl.ClientToServer,
+	Kind:      wireimpl.Request,
 	Name:      MethodGetPrompt,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(GetPromptRequestParams)
 	},
-	NewResult: func() wire.Codec {
+	NewResult: func() wireimpl.Codec {
 		return new(GetPromptResultResponseResult)
 	},
 	ParamsRequired: true,
 	ParamsType:     "GetPromptRequestParams",
 	ResultTypes:    []string{"InputRequiredResult", "GetPromptResult"},
 }, {
-	Direction: wire.ClientToServer,
-	Kind:      wire.Request,
+	Direction: wireimpl.ClientToServer,
+	Kind:      wireimpl.Request,
 	Name:      MethodListPrompts,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(PaginatedRequestParams)
 	},
-	NewResult: func() wire.Codec {
+	NewResult: func() wireimpl.Codec {
 		return new(ListPromptsResult)
 	},
 	ParamsRequired: true,
 	ParamsType:     "PaginatedRequestParams",
 	ResultTypes:    []string{"ListPromptsResult"},
 }, {
-	Direction: wire.ClientToServer,
-	Kind:      wire.Request,
+	Direction: wireimpl.ClientToServer,
+	Kind:      wireimpl.Request,
 	Name:      MethodListResources,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(PaginatedRequestParams)
 	},
-	NewResult: func() wire.Codec {
+	NewResult: func() wireimpl.Codec {
 		return new(ListResourcesResult)
 	},
 	ParamsRequired: true,
 	ParamsType:     "PaginatedRequestParams",
 	ResultTypes:    []string{"ListResourcesResult"},
 }, {
-	Direction: wire.ClientToServer,
-	Kind:      wire.Request,
+	Direction: wireimpl.ClientToServer,
+	Kind:      wireimpl.Request,
 	Name:      MethodReadResource,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(ReadResourceRequestParams)
 	},
-	NewResult: func() wire.Codec {
+	NewResult: func() wireimpl.Codec {
 		return new(ReadResourceResultResponseResult)
 	},
 	ParamsRequired: true,
 	ParamsType:     "ReadResourceRequestParams",
 	ResultTypes:    []string{"InputRequiredResult", "ReadResourceResult"},
 }, {
-	Direction: wire.ClientToServer,
-	Kind:      wire.Request,
+	Direction: wireimpl.ClientToServer,
+	Kind:      wireimpl.Request,
 	Name:      MethodListResourceTemplates,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(PaginatedRequestParams)
 	},
-	NewResult: func() wire.Codec {
+	NewResult: func() wireimpl.Codec {
 		return new(ListResourceTemplatesResult)
 	},
 	ParamsRequired: true,
 	ParamsType:     "PaginatedRequestParams",
 	ResultTypes:    []string{"ListResourceTemplatesResult"},
 }, {
-	Direction: wire.ServerToClient,
-	Kind:      wire.InputRequest,
+	Direction: wireimpl.ServerToClient,
+	Kind:      wireimpl.InputRequest,
 	Name:      InputListRoots,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(ListRootsRequestParams)
 	},
-	NewResult: func() wire.Codec {
+	NewResult: func() wireimpl.Codec {
 		return new(ListRootsResult)
 	},
 	ParamsRequired: false,
 	ParamsType:     "ListRootsRequestParams",
 	ResultTypes:    []string{"ListRootsResult"},
 }, {
-	Direction: wire.ServerToClient,
-	Kind:      wire.InputRequest,
+	Direction: wireimpl.ServerToClient,
+	Kind:      wireimpl.InputRequest,
 	Name:      InputCreateMessage,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(CreateMessageRequestParams)
 	},
-	NewResult: func() wire.Codec {
+	NewResult: func() wireimpl.Codec {
 		return new(CreateMessageResult)
 	},
 	ParamsRequired: true,
 	ParamsType:     "CreateMessageRequestParams",
 	ResultTypes:    []string{"CreateMessageResult"},
 }, {
-	Direction: wire.ClientToServer,
-	Kind:      wire.Request,
+	Direction: wireimpl.ClientToServer,
+	Kind:      wireimpl.Request,
 	Name:      MethodDiscover,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(RequestParams)
 	},
-	NewResult: func() wire.Codec {
+	NewResult: func() wireimpl.Codec {
 		return new(DiscoverResult)
 	},
 	ParamsRequired: true,
 	ParamsType:     "RequestParams",
 	ResultTypes:    []string{"DiscoverResult"},
 }, {
-	Direction: wire.ClientToServer,
-	Kind:      wire.Request,
+	Direction: wireimpl.ClientToServer,
+	Kind:      wireimpl.Request,
 	Name:      MethodSubscriptionsListen,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(SubscriptionsListenRequestParams)
 	},
-	NewResult: func() wire.Codec {
+	NewResult: func() wireimpl.Codec {
 		return new(SubscriptionsListenResult)
 	},
 	ParamsRequired: true,
 	ParamsType:     "SubscriptionsListenRequestParams",
 	ResultTypes:    []string{"SubscriptionsListenResult"},
 }, {
-	Direction: wire.ClientToServer,
-	Kind:      wire.Request,
+	Direction: wireimpl.ClientToServer,
+	Kind:      wireimpl.Request,
 	Name:      MethodCallTool,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(CallToolRequestParams)
 	},
-	NewResult: func() wire.Codec {
+	NewResult: func() wireimpl.Codec {
 		return new(CallToolResultResponseResult)
 	},
 	ParamsRequired: true,
 	ParamsType:     "CallToolRequestParams",
 	ResultTypes:    []string{"InputRequiredResult", "CallToolResult"},
 }, {
-	Direction: wire.ClientToServer,
-	Kind:      wire.Request,
+	Direction: wireimpl.ClientToServer,
+	Kind:      wireimpl.Request,
 	Name:      MethodListTools,
-	NewParams: func() wire.Codec {
+	NewParams: func() wireimpl.Codec {
 		return new(PaginatedRequestParams)
 	},
-	NewResult: func() wire.Codec {
+	NewResult: func() wireimpl.Codec {
 		return new(ListToolsResult)
 	},
 	ParamsRequired: true,
@@ -301,12 +321,12 @@ var methodTable = []wire.Method{{
 }}
 
 // Methods returns the method table of this revision, sorted by name.
-func Methods() []wire.Method {
+func Methods() []wireimpl.Method {
 	return slices.Clone(methodTable)
 }
 
 // LookupMethod returns the description of the named method.
-func LookupMethod(name string) (*wire.Method, bool) {
+func LookupMethod(name string) (*wireimpl.Method, bool) {
 	switch name {
 	case MethodComplete:
 		return &methodTable[0], true
@@ -356,7 +376,7 @@ func LookupMethod(name string) (*wire.Method, bool) {
 
 // NewDefinition returns a new zero value of the schema definition named name
 // (the $defs key), for code that handles definitions by name.
-func NewDefinition(name string) (wire.Codec, bool) {
+func NewDefinition(name string) (wireimpl.Codec, bool) {
 	switch name {
 	case "Annotations":
 		return new(Annotations), true
@@ -579,7 +599,7 @@ func NewDefinition(name string) (wire.Codec, bool) {
 	case "Request":
 		return new(Request), true
 	case "RequestId":
-		return new(RequestId), true
+		return new(wireimpl.IDValue), true
 	case "RequestMetaObject":
 		return new(RequestMetaObject), true
 	case "RequestParams":

@@ -6,6 +6,7 @@ import (
 	"context"
 	"github.com/go-faster/jx"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // ServerHandler handles the requests a client sends, one method per request.
@@ -38,52 +39,52 @@ type UnimplementedServerHandler struct{}
 
 // CallTool answers -32601.
 func (UnimplementedServerHandler) CallTool(context.Context, *CallToolRequestParams) (*CallToolResultResponseResult, error) {
-	return nil, wire.MethodNotFound(MethodCallTool)
+	return nil, wireimpl.MethodNotFound(MethodCallTool)
 }
 
 // Complete answers -32601.
 func (UnimplementedServerHandler) Complete(context.Context, *CompleteRequestParams) (*CompleteResult, error) {
-	return nil, wire.MethodNotFound(MethodComplete)
+	return nil, wireimpl.MethodNotFound(MethodComplete)
 }
 
 // Discover answers -32601.
 func (UnimplementedServerHandler) Discover(context.Context, *RequestParams) (*DiscoverResult, error) {
-	return nil, wire.MethodNotFound(MethodDiscover)
+	return nil, wireimpl.MethodNotFound(MethodDiscover)
 }
 
 // GetPrompt answers -32601.
 func (UnimplementedServerHandler) GetPrompt(context.Context, *GetPromptRequestParams) (*GetPromptResultResponseResult, error) {
-	return nil, wire.MethodNotFound(MethodGetPrompt)
+	return nil, wireimpl.MethodNotFound(MethodGetPrompt)
 }
 
 // ListPrompts answers -32601.
 func (UnimplementedServerHandler) ListPrompts(context.Context, *PaginatedRequestParams) (*ListPromptsResult, error) {
-	return nil, wire.MethodNotFound(MethodListPrompts)
+	return nil, wireimpl.MethodNotFound(MethodListPrompts)
 }
 
 // ListResourceTemplates answers -32601.
 func (UnimplementedServerHandler) ListResourceTemplates(context.Context, *PaginatedRequestParams) (*ListResourceTemplatesResult, error) {
-	return nil, wire.MethodNotFound(MethodListResourceTemplates)
+	return nil, wireimpl.MethodNotFound(MethodListResourceTemplates)
 }
 
 // ListResources answers -32601.
 func (UnimplementedServerHandler) ListResources(context.Context, *PaginatedRequestParams) (*ListResourcesResult, error) {
-	return nil, wire.MethodNotFound(MethodListResources)
+	return nil, wireimpl.MethodNotFound(MethodListResources)
 }
 
 // ListTools answers -32601.
 func (UnimplementedServerHandler) ListTools(context.Context, *PaginatedRequestParams) (*ListToolsResult, error) {
-	return nil, wire.MethodNotFound(MethodListTools)
+	return nil, wireimpl.MethodNotFound(MethodListTools)
 }
 
 // ReadResource answers -32601.
 func (UnimplementedServerHandler) ReadResource(context.Context, *ReadResourceRequestParams) (*ReadResourceResultResponseResult, error) {
-	return nil, wire.MethodNotFound(MethodReadResource)
+	return nil, wireimpl.MethodNotFound(MethodReadResource)
 }
 
 // SubscriptionsListen answers -32601.
 func (UnimplementedServerHandler) SubscriptionsListen(context.Context, *SubscriptionsListenRequestParams) (*SubscriptionsListenResult, error) {
-	return nil, wire.MethodNotFound(MethodSubscriptionsListen)
+	return nil, wireimpl.MethodNotFound(MethodSubscriptionsListen)
 }
 
 // DispatchServer serves one request: it decodes and validates params
@@ -94,7 +95,7 @@ func DispatchServer(ctx context.Context, h ServerHandler, method string, params 
 	switch method {
 	case MethodCallTool:
 		p := new(CallToolRequestParams)
-		if err := wire.DecodeParams(params, p, true); err != nil {
+		if err := wireimpl.DecodeParams(params, p, true); err != nil {
 			return err
 		}
 		r, err := h.CallTool(ctx, p)
@@ -102,13 +103,13 @@ func DispatchServer(ctx context.Context, h ServerHandler, method string, params 
 			return err
 		}
 		if r == nil {
-			return wire.NilResult(method)
+			return wireimpl.NilResult(method)
 		}
 		r.EncodeJSON(e)
 		return nil
 	case MethodComplete:
 		p := new(CompleteRequestParams)
-		if err := wire.DecodeParams(params, p, true); err != nil {
+		if err := wireimpl.DecodeParams(params, p, true); err != nil {
 			return err
 		}
 		r, err := h.Complete(ctx, p)
@@ -116,13 +117,13 @@ func DispatchServer(ctx context.Context, h ServerHandler, method string, params 
 			return err
 		}
 		if r == nil {
-			return wire.NilResult(method)
+			return wireimpl.NilResult(method)
 		}
 		r.EncodeJSON(e)
 		return nil
 	case MethodDiscover:
 		p := new(RequestParams)
-		if err := wire.DecodeParams(params, p, true); err != nil {
+		if err := wireimpl.DecodeParams(params, p, true); err != nil {
 			return err
 		}
 		r, err := h.Discover(ctx, p)
@@ -130,13 +131,13 @@ func DispatchServer(ctx context.Context, h ServerHandler, method string, params 
 			return err
 		}
 		if r == nil {
-			return wire.NilResult(method)
+			return wireimpl.NilResult(method)
 		}
 		r.EncodeJSON(e)
 		return nil
 	case MethodGetPrompt:
 		p := new(GetPromptRequestParams)
-		if err := wire.DecodeParams(params, p, true); err != nil {
+		if err := wireimpl.DecodeParams(params, p, true); err != nil {
 			return err
 		}
 		r, err := h.GetPrompt(ctx, p)
@@ -144,13 +145,13 @@ func DispatchServer(ctx context.Context, h ServerHandler, method string, params 
 			return err
 		}
 		if r == nil {
-			return wire.NilResult(method)
+			return wireimpl.NilResult(method)
 		}
 		r.EncodeJSON(e)
 		return nil
 	case MethodListPrompts:
 		p := new(PaginatedRequestParams)
-		if err := wire.DecodeParams(params, p, true); err != nil {
+		if err := wireimpl.DecodeParams(params, p, true); err != nil {
 			return err
 		}
 		r, err := h.ListPrompts(ctx, p)
@@ -158,13 +159,13 @@ func DispatchServer(ctx context.Context, h ServerHandler, method string, params 
 			return err
 		}
 		if r == nil {
-			return wire.NilResult(method)
+			return wireimpl.NilResult(method)
 		}
 		r.EncodeJSON(e)
 		return nil
 	case MethodListResourceTemplates:
 		p := new(PaginatedRequestParams)
-		if err := wire.DecodeParams(params, p, true); err != nil {
+		if err := wireimpl.DecodeParams(params, p, true); err != nil {
 			return err
 		}
 		r, err := h.ListResourceTemplates(ctx, p)
@@ -172,13 +173,13 @@ func DispatchServer(ctx context.Context, h ServerHandler, method string, params 
 			return err
 		}
 		if r == nil {
-			return wire.NilResult(method)
+			return wireimpl.NilResult(method)
 		}
 		r.EncodeJSON(e)
 		return nil
 	case MethodListResources:
 		p := new(PaginatedRequestParams)
-		if err := wire.DecodeParams(params, p, true); err != nil {
+		if err := wireimpl.DecodeParams(params, p, true); err != nil {
 			return err
 		}
 		r, err := h.ListResources(ctx, p)
@@ -186,13 +187,13 @@ func DispatchServer(ctx context.Context, h ServerHandler, method string, params 
 			return err
 		}
 		if r == nil {
-			return wire.NilResult(method)
+			return wireimpl.NilResult(method)
 		}
 		r.EncodeJSON(e)
 		return nil
 	case MethodListTools:
 		p := new(PaginatedRequestParams)
-		if err := wire.DecodeParams(params, p, true); err != nil {
+		if err := wireimpl.DecodeParams(params, p, true); err != nil {
 			return err
 		}
 		r, err := h.ListTools(ctx, p)
@@ -200,13 +201,13 @@ func DispatchServer(ctx context.Context, h ServerHandler, method string, params 
 			return err
 		}
 		if r == nil {
-			return wire.NilResult(method)
+			return wireimpl.NilResult(method)
 		}
 		r.EncodeJSON(e)
 		return nil
 	case MethodReadResource:
 		p := new(ReadResourceRequestParams)
-		if err := wire.DecodeParams(params, p, true); err != nil {
+		if err := wireimpl.DecodeParams(params, p, true); err != nil {
 			return err
 		}
 		r, err := h.ReadResource(ctx, p)
@@ -214,13 +215,13 @@ func DispatchServer(ctx context.Context, h ServerHandler, method string, params 
 			return err
 		}
 		if r == nil {
-			return wire.NilResult(method)
+			return wireimpl.NilResult(method)
 		}
 		r.EncodeJSON(e)
 		return nil
 	case MethodSubscriptionsListen:
 		p := new(SubscriptionsListenRequestParams)
-		if err := wire.DecodeParams(params, p, true); err != nil {
+		if err := wireimpl.DecodeParams(params, p, true); err != nil {
 			return err
 		}
 		r, err := h.SubscriptionsListen(ctx, p)
@@ -228,10 +229,10 @@ func DispatchServer(ctx context.Context, h ServerHandler, method string, params 
 			return err
 		}
 		if r == nil {
-			return wire.NilResult(method)
+			return wireimpl.NilResult(method)
 		}
 		r.EncodeJSON(e)
 		return nil
 	}
-	return wire.MethodNotFound(method)
+	return wireimpl.MethodNotFound(method)
 }

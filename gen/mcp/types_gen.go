@@ -36,7 +36,7 @@ type Annotations struct {
 //
 // Audio provided to or from an LLM.
 type AudioContent struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// Optional annotations for the client.
 	//
@@ -77,7 +77,7 @@ type BaseMetadata struct {
 
 // BlobResourceContents is the schema definition "BlobResourceContents".
 type BlobResourceContents struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// A base64-encoded string representing the binary data of the item.
 	Blob string
@@ -346,9 +346,9 @@ type ClientCapabilities struct {
 //
 // Present if the client supports elicitation from the server.
 type ClientCapabilitiesElicitation struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Form JSONObject
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	URL JSONObject
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
@@ -362,11 +362,11 @@ type ClientCapabilitiesSampling struct {
 	// Whether the client supports context inclusion via `includeContext` parameter.
 	// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
 	//
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Context JSONObject
 	// Whether the client supports tool use via `tools` and `toolChoice` parameters.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Tools JSONObject
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
@@ -576,7 +576,7 @@ type CreateMessageRequestParams struct {
 	Messages []SamplingMessage
 	// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Metadata JSONObject
 	// The server's preferences for which model to select. The client MAY ignore these preferences.
 	//
@@ -628,7 +628,7 @@ const (
 // The client should inform the user before returning the sampled message, to allow them
 // to inspect the response (human in the loop) and decide whether to allow the server to see it.
 type CreateMessageResult struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta    MetaObject
 	Content CreateMessageResultContent
 	// The name of the model that generated the message.
@@ -881,7 +881,7 @@ type ElicitResultContentValue struct {
 // It is up to the client how best to render embedded resources for the benefit
 // of the LLM and/or the user.
 type EmbeddedResource struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// Optional annotations for the client.
 	//
@@ -1024,7 +1024,7 @@ type GetPromptResultResponseResult struct {
 // status code MUST be `400 Bad Request`.
 type HeaderMismatchError struct {
 	Error HeaderMismatchErrorError
-	// Optional: absent when no member is set.
+	// Optional: nil means absent; an empty value is written.
 	ID RequestId
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
@@ -1126,7 +1126,7 @@ type Icons struct {
 //
 // An image provided to or from an LLM.
 type ImageContent struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// Optional annotations for the client.
 	//
@@ -1319,18 +1319,18 @@ type InvalidRequestError struct {
 	missing [1]uint64
 }
 
-// JSONArray is the schema definition "JSONArray". It is free-form JSON, kept verbatim.
-type JSONArray = wire.Raw
+// JSONArray is the schema definition "JSONArray". It is free-form JSON (an array), kept verbatim; nil is absent.
+type JSONArray wire.Raw
 
-// JSONObject is the schema definition "JSONObject". It is free-form JSON, kept verbatim.
-type JSONObject = wire.Raw
+// JSONObject is the schema definition "JSONObject". It is free-form JSON (an object), kept verbatim; nil is absent.
+type JSONObject wire.Raw
 
 // JSONRPCErrorResponse is the schema definition "JSONRPCErrorResponse".
 //
 // A response to a request that indicates an error occurred.
 type JSONRPCErrorResponse struct {
 	Error Error
-	// Optional: absent when no member is set.
+	// Optional: nil means absent; an empty value is written.
 	ID RequestId
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
@@ -1403,8 +1403,8 @@ type JSONRPCResultResponse struct {
 	missing [1]uint64
 }
 
-// JSONValue is the schema definition "JSONValue". It is free-form JSON, kept verbatim.
-type JSONValue = wire.Raw
+// JSONValue is the schema definition "JSONValue". It is free-form JSON, kept verbatim; nil is absent.
+type JSONValue wire.Raw
 
 // LegacyTitledEnumSchema is the schema definition "LegacyTitledEnumSchema".
 //
@@ -1676,7 +1676,7 @@ type ListRootsRequest struct {
 
 // ListRootsRequestParams is the inline schema at /$defs/ListRootsRequest/properties/params.
 type ListRootsRequestParams struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
@@ -1826,7 +1826,7 @@ type LoggingMessageNotificationParams struct {
 	missing [1]uint64
 }
 
-// MetaObject is the schema definition "MetaObject". It is free-form JSON, kept verbatim.
+// MetaObject is the schema definition "MetaObject". It is free-form JSON (an object), kept verbatim; nil is absent.
 //
 // Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions.
 //
@@ -1843,7 +1843,7 @@ type LoggingMessageNotificationParams struct {
 // **Name:**
 // - Unless empty, MUST start and end with an alphanumeric character (`[a-z0-9A-Z]`).
 // - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
-type MetaObject = wire.Raw
+type MetaObject wire.Raw
 
 // MethodNotFoundError is the schema definition "MethodNotFoundError".
 //
@@ -1874,7 +1874,7 @@ type MethodNotFoundError struct {
 // `400 Bad Request`.
 type MissingRequiredClientCapabilityError struct {
 	Error MissingRequiredClientCapabilityErrorError
-	// Optional: absent when no member is set.
+	// Optional: nil means absent; an empty value is written.
 	ID RequestId
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
@@ -2009,7 +2009,7 @@ type NotificationMetaObject struct {
 	// The value is the JSON-RPC ID of the `subscriptions/listen` request that
 	// opened the stream.
 	//
-	// Optional: absent when no member is set.
+	// Optional: nil means absent; an empty value is written.
 	SubscriptionID RequestId
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
@@ -2183,7 +2183,7 @@ type ProgressToken struct {
 //
 // A prompt or prompt template that the server offers.
 type Prompt struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// A list of arguments to use for templating the prompt.
 	//
@@ -2412,13 +2412,10 @@ type Request struct {
 	missing [1]uint64
 }
 
-// RequestId is the schema definition "RequestId". It holds exactly one of its members; the others are unset.
+// RequestId is the schema definition "RequestId". It is the JSON-RPC request id, a string or an integer: wire.ID.
 //
 // A uniquely identifying ID for a request in JSON-RPC.
-type RequestId struct {
-	String  wire.Opt[string]
-	Integer wire.Opt[int64]
-}
+type RequestId = wire.ID
 
 // RequestMetaObject is the schema definition "RequestMetaObject".
 //
@@ -2486,7 +2483,7 @@ type RequestParams struct {
 //
 // A known resource that the server is capable of reading.
 type Resource struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// Optional annotations for the client.
 	//
@@ -2537,7 +2534,7 @@ type Resource struct {
 //
 // The contents of a specific resource or sub-resource.
 type ResourceContents struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// The MIME type of this resource, if known.
 	MIMEType wire.Opt[string]
@@ -2557,7 +2554,7 @@ type ResourceContents struct {
 //
 // Note: resource links returned by tools are not guaranteed to appear in the results of {@link ListResourcesRequestresources/list} requests.
 type ResourceLink struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// Optional annotations for the client.
 	//
@@ -2637,7 +2634,7 @@ type ResourceRequestParams struct {
 //
 // A template description for resources available on the server.
 type ResourceTemplate struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// Optional annotations for the client.
 	//
@@ -2791,7 +2788,7 @@ const (
 //
 // Represents a root directory or file that the server can operate on.
 type Root struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// An optional name for the root. This can be used to provide a human-readable
 	// identifier for the root, which may be useful for display purposes or for
@@ -2813,7 +2810,7 @@ type Root struct {
 //
 // Describes a message issued to or received from an LLM API.
 type SamplingMessage struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta    MetaObject
 	Content SamplingMessageContent
 	Role    Role
@@ -2850,7 +2847,7 @@ type SamplingMessageContentBlock struct {
 type ServerCapabilities struct {
 	// Present if the server supports argument autocompletion suggestions.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Completions JSONObject
 	// Experimental, non-standard capabilities that the server supports.
 	//
@@ -2867,7 +2864,7 @@ type ServerCapabilities struct {
 	Extensions wire.Raw
 	// Present if the server supports sending log messages to the client.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Logging JSONObject
 	// Present if the server offers any prompt templates.
 	//
@@ -3156,7 +3153,7 @@ type SubscriptionsListenResultResponse struct {
 //
 // Text provided to or from an LLM.
 type TextContent struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// Optional annotations for the client.
 	//
@@ -3174,7 +3171,7 @@ type TextContent struct {
 
 // TextResourceContents is the schema definition "TextResourceContents".
 type TextResourceContents struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// The MIME type of this resource, if known.
 	MIMEType wire.Opt[string]
@@ -3286,7 +3283,7 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 //
 // Definition for a tool the client can call.
 type Tool struct {
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// Optional additional tool information.
 	//
@@ -3447,7 +3444,7 @@ type ToolResultContent struct {
 	// Optional metadata about the tool result. Clients SHOULD preserve this field when
 	// including tool results in subsequent sampling requests to enable caching optimizations.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// The unstructured result content of the tool use.
 	//
@@ -3487,7 +3484,7 @@ type ToolUseContent struct {
 	// Optional metadata about the tool use. Clients SHOULD preserve this field when
 	// including tool uses in subsequent sampling requests to enable caching optimizations.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
+	// Optional: nil means absent; an empty value is written.
 	Meta MetaObject
 	// A unique identifier for this tool use.
 	//
@@ -3513,7 +3510,7 @@ type ToolUseContent struct {
 // `400 Bad Request`.
 type UnsupportedProtocolVersionError struct {
 	Error UnsupportedProtocolVersionErrorError
-	// Optional: absent when no member is set.
+	// Optional: nil means absent; an empty value is written.
 	ID RequestId
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.

@@ -2,16 +2,19 @@
 
 package mcp
 
-import "github.com/mcpgen/mcpgen/runtime/wire"
+import (
+	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
+)
 
 // Validate checks x against the schema and lists every violation.
 func (x *Annotations) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *Annotations) validate(c *wire.Checker, p *wire.Path) {
+func (x *Annotations) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.Audience != nil {
 		fp := p.Member("audience")
 		for i := range x.Audience {
@@ -28,12 +31,12 @@ func (x *Annotations) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *AudioContent) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *AudioContent) validate(c *wire.Checker, p *wire.Path) {
+func (x *AudioContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "data")
 	}
@@ -42,6 +45,10 @@ func (x *AudioContent) validate(c *wire.Checker, p *wire.Path) {
 	}
 	if x.missing[0]&uint64(0x10) != 0 {
 		c.Missing(p, "type")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
@@ -55,12 +62,12 @@ func (x *AudioContent) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *BaseMetadata) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *BaseMetadata) validate(c *wire.Checker, p *wire.Path) {
+func (x *BaseMetadata) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "name")
 	}
@@ -68,17 +75,21 @@ func (x *BaseMetadata) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *BlobResourceContents) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *BlobResourceContents) validate(c *wire.Checker, p *wire.Path) {
+func (x *BlobResourceContents) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "blob")
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "uri")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("blob")
@@ -92,12 +103,12 @@ func (x *BlobResourceContents) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *BooleanSchema) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *BooleanSchema) validate(c *wire.Checker, p *wire.Path) {
+func (x *BooleanSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "type")
 	}
@@ -105,12 +116,12 @@ func (x *BooleanSchema) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CacheableResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CacheableResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *CacheableResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "cacheScope")
 	}
@@ -136,12 +147,12 @@ func (x *CacheableResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x CacheScope) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x CacheScope) validate(c *wire.Checker, p *wire.Path) {
+func (x CacheScope) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	switch x {
 	case CacheScopePrivate, CacheScopePublic:
 		return
@@ -151,12 +162,12 @@ func (x CacheScope) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CallToolRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CallToolRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *CallToolRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -169,10 +180,6 @@ func (x *CallToolRequest) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -181,12 +188,12 @@ func (x *CallToolRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CallToolRequestParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CallToolRequestParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *CallToolRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "_meta")
 	}
@@ -205,12 +212,12 @@ func (x *CallToolRequestParams) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CallToolResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CallToolResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *CallToolResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "content")
 	}
@@ -232,12 +239,12 @@ func (x *CallToolResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CallToolResultResponse) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CallToolResultResponse) validate(c *wire.Checker, p *wire.Path) {
+func (x *CallToolResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -247,10 +254,6 @@ func (x *CallToolResultResponse) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
 		x.Result.validate(c, &fp)
@@ -259,12 +262,12 @@ func (x *CallToolResultResponse) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CallToolResultResponseResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CallToolResultResponseResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *CallToolResultResponseResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.InputRequiredResult != nil {
 		n++
@@ -281,12 +284,12 @@ func (x *CallToolResultResponseResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CancelledNotification) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CancelledNotification) validate(c *wire.Checker, p *wire.Path) {
+func (x *CancelledNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "jsonrpc")
 	}
@@ -304,33 +307,29 @@ func (x *CancelledNotification) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CancelledNotificationParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CancelledNotificationParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *CancelledNotificationParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "requestId")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
-	if x.missing[0]&uint64(0x4) == 0 {
-		fp := p.Member("requestId")
-		x.RequestID.validate(c, &fp)
 	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *ClientCapabilities) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ClientCapabilities) validate(c *wire.Checker, p *wire.Path) {
+func (x *ClientCapabilities) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Elicitation != nil {
+		fp := p.Member("elicitation")
+		x.Elicitation.validate(c, &fp)
+	}
 	if x.Experimental != nil {
 		fp := p.Member("experimental")
 		c.RawValues(&fp, x.Experimental, wire.KindObject)
@@ -339,34 +338,56 @@ func (x *ClientCapabilities) validate(c *wire.Checker, p *wire.Path) {
 		fp := p.Member("extensions")
 		c.RawValues(&fp, x.Extensions, wire.KindObject)
 	}
+	if x.Sampling != nil {
+		fp := p.Member("sampling")
+		x.Sampling.validate(c, &fp)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *ClientCapabilitiesElicitation) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ClientCapabilitiesElicitation) validate(c *wire.Checker, p *wire.Path) {}
+func (x *ClientCapabilitiesElicitation) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Form != nil {
+		fp := p.Member("form")
+		x.Form.validate(c, &fp)
+	}
+	if x.URL != nil {
+		fp := p.Member("url")
+		x.URL.validate(c, &fp)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ClientCapabilitiesSampling) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ClientCapabilitiesSampling) validate(c *wire.Checker, p *wire.Path) {}
+func (x *ClientCapabilitiesSampling) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Context != nil {
+		fp := p.Member("context")
+		x.Context.validate(c, &fp)
+	}
+	if x.Tools != nil {
+		fp := p.Member("tools")
+		x.Tools.validate(c, &fp)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ClientNotification) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ClientNotification) validate(c *wire.Checker, p *wire.Path) {
+func (x *ClientNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "jsonrpc")
 	}
@@ -384,12 +405,12 @@ func (x *ClientNotification) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ClientRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ClientRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *ClientRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.DiscoverRequest != nil {
 		n++
@@ -438,12 +459,12 @@ func (x *ClientRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CompleteRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CompleteRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *CompleteRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -456,10 +477,6 @@ func (x *CompleteRequest) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -468,12 +485,12 @@ func (x *CompleteRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CompleteRequestParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CompleteRequestParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *CompleteRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "_meta")
 	}
@@ -499,12 +516,12 @@ func (x *CompleteRequestParams) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CompleteRequestParamsArgument) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CompleteRequestParamsArgument) validate(c *wire.Checker, p *wire.Path) {
+func (x *CompleteRequestParamsArgument) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "name")
 	}
@@ -515,21 +532,21 @@ func (x *CompleteRequestParamsArgument) validate(c *wire.Checker, p *wire.Path) 
 
 // Validate checks x against the schema and lists every violation.
 func (x *CompleteRequestParamsContext) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CompleteRequestParamsContext) validate(c *wire.Checker, p *wire.Path) {}
+func (x *CompleteRequestParamsContext) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *CompleteRequestParamsRef) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CompleteRequestParamsRef) validate(c *wire.Checker, p *wire.Path) {
+func (x *CompleteRequestParamsRef) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.PromptReference != nil {
 		n++
@@ -546,12 +563,12 @@ func (x *CompleteRequestParamsRef) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CompleteResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CompleteResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *CompleteResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "completion")
 	}
@@ -570,12 +587,12 @@ func (x *CompleteResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CompleteResultCompletion) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CompleteResultCompletion) validate(c *wire.Checker, p *wire.Path) {
+func (x *CompleteResultCompletion) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "values")
 	}
@@ -587,12 +604,12 @@ func (x *CompleteResultCompletion) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CompleteResultResponse) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CompleteResultResponse) validate(c *wire.Checker, p *wire.Path) {
+func (x *CompleteResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -602,10 +619,6 @@ func (x *CompleteResultResponse) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
 		x.Result.validate(c, &fp)
@@ -614,12 +627,12 @@ func (x *CompleteResultResponse) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ContentBlock) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ContentBlock) validate(c *wire.Checker, p *wire.Path) {
+func (x *ContentBlock) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.TextContent != nil {
 		n++
@@ -648,12 +661,12 @@ func (x *ContentBlock) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CreateMessageRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CreateMessageRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *CreateMessageRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "method")
 	}
@@ -668,12 +681,12 @@ func (x *CreateMessageRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CreateMessageRequestParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CreateMessageRequestParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *CreateMessageRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "maxTokens")
 	}
@@ -690,6 +703,10 @@ func (x *CreateMessageRequestParams) validate(c *wire.Checker, p *wire.Path) {
 			ep := (&fp).Elem(i)
 			x.Messages[i].validate(c, &ep)
 		}
+	}
+	if x.Metadata != nil {
+		fp := p.Member("metadata")
+		x.Metadata.validate(c, &fp)
 	}
 	if x.ModelPreferences != nil {
 		fp := p.Member("modelPreferences")
@@ -710,12 +727,12 @@ func (x *CreateMessageRequestParams) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x CreateMessageRequestParamsIncludeContext) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x CreateMessageRequestParamsIncludeContext) validate(c *wire.Checker, p *wire.Path) {
+func (x CreateMessageRequestParamsIncludeContext) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	switch x {
 	case CreateMessageRequestParamsIncludeContextAllServers, CreateMessageRequestParamsIncludeContextNone, CreateMessageRequestParamsIncludeContextThisServer:
 		return
@@ -725,12 +742,12 @@ func (x CreateMessageRequestParamsIncludeContext) validate(c *wire.Checker, p *w
 
 // Validate checks x against the schema and lists every violation.
 func (x *CreateMessageResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CreateMessageResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *CreateMessageResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "content")
 	}
@@ -739,6 +756,10 @@ func (x *CreateMessageResult) validate(c *wire.Checker, p *wire.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "role")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("content")
@@ -752,12 +773,12 @@ func (x *CreateMessageResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *CreateMessageResultContent) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *CreateMessageResultContent) validate(c *wire.Checker, p *wire.Path) {
+func (x *CreateMessageResultContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.TextContent != nil {
 		n++
@@ -793,21 +814,21 @@ func (x *CreateMessageResultContent) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x Cursor) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x Cursor) validate(c *wire.Checker, p *wire.Path) {}
+func (x Cursor) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *DiscoverRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *DiscoverRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *DiscoverRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -820,10 +841,6 @@ func (x *DiscoverRequest) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -832,12 +849,12 @@ func (x *DiscoverRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *DiscoverResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *DiscoverResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *DiscoverResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "cacheScope")
 	}
@@ -873,12 +890,12 @@ func (x *DiscoverResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *DiscoverResultResponse) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *DiscoverResultResponse) validate(c *wire.Checker, p *wire.Path) {
+func (x *DiscoverResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -888,10 +905,6 @@ func (x *DiscoverResultResponse) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
 		x.Result.validate(c, &fp)
@@ -900,12 +913,12 @@ func (x *DiscoverResultResponse) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ElicitRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ElicitRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *ElicitRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "method")
 	}
@@ -920,12 +933,12 @@ func (x *ElicitRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ElicitRequestFormParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ElicitRequestFormParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *ElicitRequestFormParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "message")
 	}
@@ -944,12 +957,12 @@ func (x *ElicitRequestFormParams) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ElicitRequestFormParamsRequestedSchema) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ElicitRequestFormParamsRequestedSchema) validate(c *wire.Checker, p *wire.Path) {
+func (x *ElicitRequestFormParamsRequestedSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "properties")
 	}
@@ -958,7 +971,7 @@ func (x *ElicitRequestFormParamsRequestedSchema) validate(c *wire.Checker, p *wi
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("properties")
-		for _, k := range wire.SortedKeys(x.Properties) {
+		for _, k := range wireimpl.SortedKeys(x.Properties) {
 			ep := (&fp).Member(k)
 			ev := x.Properties[k]
 			ev.validate(c, &ep)
@@ -968,12 +981,12 @@ func (x *ElicitRequestFormParamsRequestedSchema) validate(c *wire.Checker, p *wi
 
 // Validate checks x against the schema and lists every violation.
 func (x *ElicitRequestParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ElicitRequestParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *ElicitRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.ElicitRequestFormParams != nil {
 		n++
@@ -990,12 +1003,12 @@ func (x *ElicitRequestParams) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ElicitRequestURLParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ElicitRequestURLParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *ElicitRequestURLParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "message")
 	}
@@ -1013,12 +1026,12 @@ func (x *ElicitRequestURLParams) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ElicitResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ElicitResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *ElicitResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "action")
 	}
@@ -1028,7 +1041,7 @@ func (x *ElicitResult) validate(c *wire.Checker, p *wire.Path) {
 	}
 	if x.Content != nil {
 		fp := p.Member("content")
-		for _, k := range wire.SortedKeys(x.Content) {
+		for _, k := range wireimpl.SortedKeys(x.Content) {
 			ep := (&fp).Member(k)
 			ev := x.Content[k]
 			ev.validate(c, &ep)
@@ -1038,12 +1051,12 @@ func (x *ElicitResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x ElicitResultAction) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x ElicitResultAction) validate(c *wire.Checker, p *wire.Path) {
+func (x ElicitResultAction) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	switch x {
 	case ElicitResultActionAccept, ElicitResultActionCancel, ElicitResultActionDecline:
 		return
@@ -1053,12 +1066,12 @@ func (x ElicitResultAction) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ElicitResultContentValue) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ElicitResultContentValue) validate(c *wire.Checker, p *wire.Path) {
+func (x *ElicitResultContentValue) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.Array != nil {
 		n++
@@ -1079,17 +1092,21 @@ func (x *ElicitResultContentValue) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *EmbeddedResource) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *EmbeddedResource) validate(c *wire.Checker, p *wire.Path) {
+func (x *EmbeddedResource) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "resource")
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "type")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
@@ -1103,12 +1120,12 @@ func (x *EmbeddedResource) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *EmbeddedResourceResource) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *EmbeddedResourceResource) validate(c *wire.Checker, p *wire.Path) {
+func (x *EmbeddedResourceResource) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.TextResourceContents != nil {
 		n++
@@ -1125,12 +1142,12 @@ func (x *EmbeddedResourceResource) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *EnumSchema) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *EnumSchema) validate(c *wire.Checker, p *wire.Path) {
+func (x *EnumSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.UntitledSingleSelectEnumSchema != nil {
 		n++
@@ -1159,12 +1176,12 @@ func (x *EnumSchema) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *Error) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *Error) validate(c *wire.Checker, p *wire.Path) {
+func (x *Error) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "code")
 	}
@@ -1175,12 +1192,12 @@ func (x *Error) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *GetPromptRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *GetPromptRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *GetPromptRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -1193,10 +1210,6 @@ func (x *GetPromptRequest) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -1205,12 +1218,12 @@ func (x *GetPromptRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *GetPromptRequestParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *GetPromptRequestParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *GetPromptRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "_meta")
 	}
@@ -1229,12 +1242,12 @@ func (x *GetPromptRequestParams) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *GetPromptResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *GetPromptResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *GetPromptResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "messages")
 	}
@@ -1256,12 +1269,12 @@ func (x *GetPromptResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *GetPromptResultResponse) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *GetPromptResultResponse) validate(c *wire.Checker, p *wire.Path) {
+func (x *GetPromptResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -1271,10 +1284,6 @@ func (x *GetPromptResultResponse) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
 		x.Result.validate(c, &fp)
@@ -1283,12 +1292,12 @@ func (x *GetPromptResultResponse) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *GetPromptResultResponseResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *GetPromptResultResponseResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *GetPromptResultResponseResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.InputRequiredResult != nil {
 		n++
@@ -1305,12 +1314,12 @@ func (x *GetPromptResultResponseResult) validate(c *wire.Checker, p *wire.Path) 
 
 // Validate checks x against the schema and lists every violation.
 func (x *HeaderMismatchError) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *HeaderMismatchError) validate(c *wire.Checker, p *wire.Path) {
+func (x *HeaderMismatchError) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "error")
 	}
@@ -1321,20 +1330,16 @@ func (x *HeaderMismatchError) validate(c *wire.Checker, p *wire.Path) {
 		fp := p.Member("error")
 		x.Error.validate(c, &fp)
 	}
-	if !x.ID.IsZero() {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *HeaderMismatchErrorError) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *HeaderMismatchErrorError) validate(c *wire.Checker, p *wire.Path) {
+func (x *HeaderMismatchErrorError) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "code")
 	}
@@ -1345,12 +1350,12 @@ func (x *HeaderMismatchErrorError) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *Icon) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *Icon) validate(c *wire.Checker, p *wire.Path) {
+func (x *Icon) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "src")
 	}
@@ -1366,12 +1371,12 @@ func (x *Icon) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x IconTheme) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x IconTheme) validate(c *wire.Checker, p *wire.Path) {
+func (x IconTheme) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	switch x {
 	case IconThemeDark, IconThemeLight:
 		return
@@ -1381,12 +1386,12 @@ func (x IconTheme) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *Icons) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *Icons) validate(c *wire.Checker, p *wire.Path) {
+func (x *Icons) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.Icons != nil {
 		fp := p.Member("icons")
 		for i := range x.Icons {
@@ -1398,12 +1403,12 @@ func (x *Icons) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ImageContent) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ImageContent) validate(c *wire.Checker, p *wire.Path) {
+func (x *ImageContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "data")
 	}
@@ -1412,6 +1417,10 @@ func (x *ImageContent) validate(c *wire.Checker, p *wire.Path) {
 	}
 	if x.missing[0]&uint64(0x10) != 0 {
 		c.Missing(p, "type")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
@@ -1425,12 +1434,12 @@ func (x *ImageContent) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *Implementation) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *Implementation) validate(c *wire.Checker, p *wire.Path) {
+func (x *Implementation) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "name")
 	}
@@ -1452,12 +1461,12 @@ func (x *Implementation) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *InputRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *InputRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *InputRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.CreateMessageRequest != nil {
 		n++
@@ -1478,13 +1487,13 @@ func (x *InputRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *InputRequests) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *InputRequests) validate(c *wire.Checker, p *wire.Path) {
-	for _, k := range wire.SortedKeys((*x)) {
+func (x *InputRequests) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	for _, k := range wireimpl.SortedKeys((*x)) {
 		ep := (p).Member(k)
 		ev := (*x)[k]
 		ev.validate(c, &ep)
@@ -1493,12 +1502,12 @@ func (x *InputRequests) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *InputRequiredResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *InputRequiredResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *InputRequiredResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "resultType")
 	}
@@ -1514,12 +1523,12 @@ func (x *InputRequiredResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *InputResponse) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *InputResponse) validate(c *wire.Checker, p *wire.Path) {
+func (x *InputResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.CreateMessageResult != nil {
 		n++
@@ -1540,12 +1549,12 @@ func (x *InputResponse) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *InputResponseRequestParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *InputResponseRequestParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *InputResponseRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "_meta")
 	}
@@ -1561,13 +1570,13 @@ func (x *InputResponseRequestParams) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *InputResponses) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *InputResponses) validate(c *wire.Checker, p *wire.Path) {
-	for _, k := range wire.SortedKeys((*x)) {
+func (x *InputResponses) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	for _, k := range wireimpl.SortedKeys((*x)) {
 		ep := (p).Member(k)
 		ev := (*x)[k]
 		ev.validate(c, &ep)
@@ -1576,12 +1585,12 @@ func (x *InputResponses) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *InternalError) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *InternalError) validate(c *wire.Checker, p *wire.Path) {
+func (x *InternalError) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "code")
 	}
@@ -1592,12 +1601,12 @@ func (x *InternalError) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *InvalidParamsError) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *InvalidParamsError) validate(c *wire.Checker, p *wire.Path) {
+func (x *InvalidParamsError) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "code")
 	}
@@ -1608,12 +1617,12 @@ func (x *InvalidParamsError) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *InvalidRequestError) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *InvalidRequestError) validate(c *wire.Checker, p *wire.Path) {
+func (x *InvalidRequestError) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "code")
 	}
@@ -1623,13 +1632,35 @@ func (x *InvalidRequestError) validate(c *wire.Checker, p *wire.Path) {
 }
 
 // Validate checks x against the schema and lists every violation.
-func (x *JSONRPCErrorResponse) Validate() error {
-	var c wire.Checker
+func (x *JSONArray) Validate() error {
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *JSONRPCErrorResponse) validate(c *wire.Checker, p *wire.Path) {
+func (x *JSONArray) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	c.RawJSON(p, wire.Raw(*x), wire.KindArray)
+}
+
+// Validate checks x against the schema and lists every violation.
+func (x *JSONObject) Validate() error {
+	var c wireimpl.Checker
+	x.validate(&c, nil)
+	return c.Err()
+}
+
+func (x *JSONObject) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	c.RawJSON(p, wire.Raw(*x), wire.KindObject)
+}
+
+// Validate checks x against the schema and lists every violation.
+func (x *JSONRPCErrorResponse) Validate() error {
+	var c wireimpl.Checker
+	x.validate(&c, nil)
+	return c.Err()
+}
+
+func (x *JSONRPCErrorResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "error")
 	}
@@ -1640,20 +1671,16 @@ func (x *JSONRPCErrorResponse) validate(c *wire.Checker, p *wire.Path) {
 		fp := p.Member("error")
 		x.Error.validate(c, &fp)
 	}
-	if !x.ID.IsZero() {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *JSONRPCMessage) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *JSONRPCMessage) validate(c *wire.Checker, p *wire.Path) {
+func (x *JSONRPCMessage) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.JSONRPCRequest != nil {
 		n++
@@ -1678,12 +1705,12 @@ func (x *JSONRPCMessage) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *JSONRPCNotification) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *JSONRPCNotification) validate(c *wire.Checker, p *wire.Path) {
+func (x *JSONRPCNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "jsonrpc")
 	}
@@ -1694,12 +1721,12 @@ func (x *JSONRPCNotification) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *JSONRPCRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *JSONRPCRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *JSONRPCRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -1709,20 +1736,16 @@ func (x *JSONRPCRequest) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "method")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *JSONRPCResponse) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *JSONRPCResponse) validate(c *wire.Checker, p *wire.Path) {
+func (x *JSONRPCResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.JSONRPCResultResponse != nil {
 		n++
@@ -1739,12 +1762,12 @@ func (x *JSONRPCResponse) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *JSONRPCResultResponse) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *JSONRPCResultResponse) validate(c *wire.Checker, p *wire.Path) {
+func (x *JSONRPCResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -1754,10 +1777,6 @@ func (x *JSONRPCResultResponse) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
 		x.Result.validate(c, &fp)
@@ -1765,13 +1784,24 @@ func (x *JSONRPCResultResponse) validate(c *wire.Checker, p *wire.Path) {
 }
 
 // Validate checks x against the schema and lists every violation.
-func (x *LegacyTitledEnumSchema) Validate() error {
-	var c wire.Checker
+func (x *JSONValue) Validate() error {
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *LegacyTitledEnumSchema) validate(c *wire.Checker, p *wire.Path) {
+func (x *JSONValue) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	c.RawJSON(p, wire.Raw(*x), wire.KindInvalid)
+}
+
+// Validate checks x against the schema and lists every violation.
+func (x *LegacyTitledEnumSchema) Validate() error {
+	var c wireimpl.Checker
+	x.validate(&c, nil)
+	return c.Err()
+}
+
+func (x *LegacyTitledEnumSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "enum")
 	}
@@ -1782,12 +1812,12 @@ func (x *LegacyTitledEnumSchema) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListPromptsRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListPromptsRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *ListPromptsRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -1800,10 +1830,6 @@ func (x *ListPromptsRequest) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -1812,12 +1838,12 @@ func (x *ListPromptsRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListPromptsResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListPromptsResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *ListPromptsResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "cacheScope")
 	}
@@ -1853,12 +1879,12 @@ func (x *ListPromptsResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListPromptsResultResponse) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListPromptsResultResponse) validate(c *wire.Checker, p *wire.Path) {
+func (x *ListPromptsResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -1868,10 +1894,6 @@ func (x *ListPromptsResultResponse) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
 		x.Result.validate(c, &fp)
@@ -1880,12 +1902,12 @@ func (x *ListPromptsResultResponse) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListResourceTemplatesRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListResourceTemplatesRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *ListResourceTemplatesRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -1898,10 +1920,6 @@ func (x *ListResourceTemplatesRequest) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -1910,12 +1928,12 @@ func (x *ListResourceTemplatesRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListResourceTemplatesResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListResourceTemplatesResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *ListResourceTemplatesResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "cacheScope")
 	}
@@ -1951,12 +1969,12 @@ func (x *ListResourceTemplatesResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListResourceTemplatesResultResponse) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListResourceTemplatesResultResponse) validate(c *wire.Checker, p *wire.Path) {
+func (x *ListResourceTemplatesResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -1966,10 +1984,6 @@ func (x *ListResourceTemplatesResultResponse) validate(c *wire.Checker, p *wire.
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
 		x.Result.validate(c, &fp)
@@ -1978,12 +1992,12 @@ func (x *ListResourceTemplatesResultResponse) validate(c *wire.Checker, p *wire.
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListResourcesRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListResourcesRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *ListResourcesRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -1996,10 +2010,6 @@ func (x *ListResourcesRequest) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -2008,12 +2018,12 @@ func (x *ListResourcesRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListResourcesResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListResourcesResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *ListResourcesResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "cacheScope")
 	}
@@ -2049,12 +2059,12 @@ func (x *ListResourcesResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListResourcesResultResponse) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListResourcesResultResponse) validate(c *wire.Checker, p *wire.Path) {
+func (x *ListResourcesResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -2064,10 +2074,6 @@ func (x *ListResourcesResultResponse) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
 		x.Result.validate(c, &fp)
@@ -2076,34 +2082,43 @@ func (x *ListResourcesResultResponse) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListRootsRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListRootsRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *ListRootsRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "method")
+	}
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.validate(c, &fp)
 	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListRootsRequestParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListRootsRequestParams) validate(c *wire.Checker, p *wire.Path) {}
+func (x *ListRootsRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListRootsResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListRootsResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *ListRootsResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "roots")
 	}
@@ -2118,12 +2133,12 @@ func (x *ListRootsResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListToolsRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListToolsRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *ListToolsRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -2136,10 +2151,6 @@ func (x *ListToolsRequest) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -2148,12 +2159,12 @@ func (x *ListToolsRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListToolsResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListToolsResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *ListToolsResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "cacheScope")
 	}
@@ -2189,12 +2200,12 @@ func (x *ListToolsResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListToolsResultResponse) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ListToolsResultResponse) validate(c *wire.Checker, p *wire.Path) {
+func (x *ListToolsResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -2204,10 +2215,6 @@ func (x *ListToolsResultResponse) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
 		x.Result.validate(c, &fp)
@@ -2216,12 +2223,12 @@ func (x *ListToolsResultResponse) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x LoggingLevel) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x LoggingLevel) validate(c *wire.Checker, p *wire.Path) {
+func (x LoggingLevel) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	switch x {
 	case LoggingLevelAlert, LoggingLevelCritical, LoggingLevelDebug, LoggingLevelEmergency, LoggingLevelError, LoggingLevelInfo, LoggingLevelNotice, LoggingLevelWarning:
 		return
@@ -2231,12 +2238,12 @@ func (x LoggingLevel) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *LoggingMessageNotification) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *LoggingMessageNotification) validate(c *wire.Checker, p *wire.Path) {
+func (x *LoggingMessageNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "jsonrpc")
 	}
@@ -2254,21 +2261,17 @@ func (x *LoggingMessageNotification) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *LoggingMessageNotificationParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *LoggingMessageNotificationParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *LoggingMessageNotificationParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "data")
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "level")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("level")
@@ -2277,13 +2280,24 @@ func (x *LoggingMessageNotificationParams) validate(c *wire.Checker, p *wire.Pat
 }
 
 // Validate checks x against the schema and lists every violation.
-func (x *MethodNotFoundError) Validate() error {
-	var c wire.Checker
+func (x *MetaObject) Validate() error {
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *MethodNotFoundError) validate(c *wire.Checker, p *wire.Path) {
+func (x *MetaObject) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	c.RawJSON(p, wire.Raw(*x), wire.KindObject)
+}
+
+// Validate checks x against the schema and lists every violation.
+func (x *MethodNotFoundError) Validate() error {
+	var c wireimpl.Checker
+	x.validate(&c, nil)
+	return c.Err()
+}
+
+func (x *MethodNotFoundError) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "code")
 	}
@@ -2294,12 +2308,12 @@ func (x *MethodNotFoundError) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *MissingRequiredClientCapabilityError) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *MissingRequiredClientCapabilityError) validate(c *wire.Checker, p *wire.Path) {
+func (x *MissingRequiredClientCapabilityError) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "error")
 	}
@@ -2310,20 +2324,16 @@ func (x *MissingRequiredClientCapabilityError) validate(c *wire.Checker, p *wire
 		fp := p.Member("error")
 		x.Error.validate(c, &fp)
 	}
-	if !x.ID.IsZero() {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *MissingRequiredClientCapabilityErrorError) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *MissingRequiredClientCapabilityErrorError) validate(c *wire.Checker, p *wire.Path) {
+func (x *MissingRequiredClientCapabilityErrorError) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "code")
 	}
@@ -2341,12 +2351,12 @@ func (x *MissingRequiredClientCapabilityErrorError) validate(c *wire.Checker, p 
 
 // Validate checks x against the schema and lists every violation.
 func (x *MissingRequiredClientCapabilityErrorErrorData) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *MissingRequiredClientCapabilityErrorErrorData) validate(c *wire.Checker, p *wire.Path) {
+func (x *MissingRequiredClientCapabilityErrorErrorData) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "requiredCapabilities")
 	}
@@ -2358,21 +2368,21 @@ func (x *MissingRequiredClientCapabilityErrorErrorData) validate(c *wire.Checker
 
 // Validate checks x against the schema and lists every violation.
 func (x *ModelHint) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ModelHint) validate(c *wire.Checker, p *wire.Path) {}
+func (x *ModelHint) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ModelPreferences) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ModelPreferences) validate(c *wire.Checker, p *wire.Path) {
+func (x *ModelPreferences) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.CostPriority.Set {
 		fp := p.Member("costPriority")
 		c.Minimum(&fp, float64(x.CostPriority.Value), 0.0)
@@ -2392,12 +2402,12 @@ func (x *ModelPreferences) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *MultiSelectEnumSchema) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *MultiSelectEnumSchema) validate(c *wire.Checker, p *wire.Path) {
+func (x *MultiSelectEnumSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.UntitledMultiSelectEnumSchema != nil {
 		n++
@@ -2414,12 +2424,12 @@ func (x *MultiSelectEnumSchema) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *Notification) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *Notification) validate(c *wire.Checker, p *wire.Path) {
+func (x *Notification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "method")
 	}
@@ -2427,40 +2437,30 @@ func (x *Notification) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *NotificationMetaObject) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *NotificationMetaObject) validate(c *wire.Checker, p *wire.Path) {
-	if !x.SubscriptionID.IsZero() {
-		fp := p.Member("io.modelcontextprotocol/subscriptionId")
-		x.SubscriptionID.validate(c, &fp)
-	}
-}
+func (x *NotificationMetaObject) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *NotificationParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *NotificationParams) validate(c *wire.Checker, p *wire.Path) {
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
-}
+func (x *NotificationParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *NumberSchema) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *NumberSchema) validate(c *wire.Checker, p *wire.Path) {
+func (x *NumberSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x20) != 0 {
 		c.Missing(p, "type")
 	}
@@ -2472,12 +2472,12 @@ func (x *NumberSchema) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x NumberSchemaType) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x NumberSchemaType) validate(c *wire.Checker, p *wire.Path) {
+func (x NumberSchemaType) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	switch x {
 	case NumberSchemaTypeInteger, NumberSchemaTypeNumber:
 		return
@@ -2487,12 +2487,12 @@ func (x NumberSchemaType) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *PaginatedRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *PaginatedRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *PaginatedRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -2505,10 +2505,6 @@ func (x *PaginatedRequest) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -2517,12 +2513,12 @@ func (x *PaginatedRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *PaginatedRequestParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *PaginatedRequestParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *PaginatedRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "_meta")
 	}
@@ -2534,12 +2530,12 @@ func (x *PaginatedRequestParams) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *PaginatedResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *PaginatedResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *PaginatedResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "resultType")
 	}
@@ -2551,12 +2547,12 @@ func (x *PaginatedResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ParseError) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ParseError) validate(c *wire.Checker, p *wire.Path) {
+func (x *ParseError) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "code")
 	}
@@ -2567,12 +2563,12 @@ func (x *ParseError) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *PrimitiveSchemaDefinition) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *PrimitiveSchemaDefinition) validate(c *wire.Checker, p *wire.Path) {
+func (x *PrimitiveSchemaDefinition) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.StringSchema != nil {
 		n++
@@ -2613,12 +2609,12 @@ func (x *PrimitiveSchemaDefinition) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ProgressNotification) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ProgressNotification) validate(c *wire.Checker, p *wire.Path) {
+func (x *ProgressNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "jsonrpc")
 	}
@@ -2636,21 +2632,17 @@ func (x *ProgressNotification) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ProgressNotificationParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ProgressNotificationParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *ProgressNotificationParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "progress")
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "progressToken")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("progressToken")
@@ -2660,12 +2652,12 @@ func (x *ProgressNotificationParams) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ProgressToken) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ProgressToken) validate(c *wire.Checker, p *wire.Path) {
+func (x *ProgressToken) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.String.Set {
 		n++
@@ -2680,14 +2672,18 @@ func (x *ProgressToken) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *Prompt) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *Prompt) validate(c *wire.Checker, p *wire.Path) {
+func (x *Prompt) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x10) != 0 {
 		c.Missing(p, "name")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.Arguments != nil {
 		fp := p.Member("arguments")
@@ -2707,12 +2703,12 @@ func (x *Prompt) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *PromptArgument) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *PromptArgument) validate(c *wire.Checker, p *wire.Path) {
+func (x *PromptArgument) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "name")
 	}
@@ -2720,32 +2716,28 @@ func (x *PromptArgument) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *PromptListChangedNotification) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *PromptListChangedNotification) validate(c *wire.Checker, p *wire.Path) {
+func (x *PromptListChangedNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "jsonrpc")
 	}
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "method")
 	}
-	if x.Params != nil {
-		fp := p.Member("params")
-		x.Params.validate(c, &fp)
-	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *PromptMessage) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *PromptMessage) validate(c *wire.Checker, p *wire.Path) {
+func (x *PromptMessage) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "content")
 	}
@@ -2764,12 +2756,12 @@ func (x *PromptMessage) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *PromptReference) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *PromptReference) validate(c *wire.Checker, p *wire.Path) {
+func (x *PromptReference) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "name")
 	}
@@ -2780,12 +2772,12 @@ func (x *PromptReference) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ReadResourceRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ReadResourceRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *ReadResourceRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -2798,10 +2790,6 @@ func (x *ReadResourceRequest) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -2810,12 +2798,12 @@ func (x *ReadResourceRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ReadResourceRequestParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ReadResourceRequestParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *ReadResourceRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "_meta")
 	}
@@ -2838,12 +2826,12 @@ func (x *ReadResourceRequestParams) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ReadResourceResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ReadResourceResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *ReadResourceResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "cacheScope")
 	}
@@ -2879,12 +2867,12 @@ func (x *ReadResourceResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ReadResourceResultContentsItem) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ReadResourceResultContentsItem) validate(c *wire.Checker, p *wire.Path) {
+func (x *ReadResourceResultContentsItem) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.TextResourceContents != nil {
 		n++
@@ -2901,12 +2889,12 @@ func (x *ReadResourceResultContentsItem) validate(c *wire.Checker, p *wire.Path)
 
 // Validate checks x against the schema and lists every violation.
 func (x *ReadResourceResultResponse) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ReadResourceResultResponse) validate(c *wire.Checker, p *wire.Path) {
+func (x *ReadResourceResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -2916,10 +2904,6 @@ func (x *ReadResourceResultResponse) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
 		x.Result.validate(c, &fp)
@@ -2928,12 +2912,12 @@ func (x *ReadResourceResultResponse) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ReadResourceResultResponseResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ReadResourceResultResponseResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *ReadResourceResultResponseResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.InputRequiredResult != nil {
 		n++
@@ -2950,45 +2934,25 @@ func (x *ReadResourceResultResponseResult) validate(c *wire.Checker, p *wire.Pat
 
 // Validate checks x against the schema and lists every violation.
 func (x *Request) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *Request) validate(c *wire.Checker, p *wire.Path) {
+func (x *Request) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "method")
 	}
 }
 
 // Validate checks x against the schema and lists every violation.
-func (x *RequestId) Validate() error {
-	var c wire.Checker
-	x.validate(&c, nil)
-	return c.Err()
-}
-
-func (x *RequestId) validate(c *wire.Checker, p *wire.Path) {
-	n := 0
-	if x.String.Set {
-		n++
-	}
-	if x.Integer.Set {
-		n++
-	}
-	if n != 1 {
-		c.Add(p, "must hold exactly one of String, Integer")
-	}
-}
-
-// Validate checks x against the schema and lists every violation.
 func (x *RequestMetaObject) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *RequestMetaObject) validate(c *wire.Checker, p *wire.Path) {
+func (x *RequestMetaObject) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "io.modelcontextprotocol/clientCapabilities")
 	}
@@ -3015,12 +2979,12 @@ func (x *RequestMetaObject) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *RequestParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *RequestParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *RequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "_meta")
 	}
@@ -3032,17 +2996,21 @@ func (x *RequestParams) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *Resource) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *Resource) validate(c *wire.Checker, p *wire.Path) {
+func (x *Resource) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x20) != 0 {
 		c.Missing(p, "name")
 	}
 	if x.missing[0]&uint64(0x100) != 0 {
 		c.Missing(p, "uri")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
@@ -3063,14 +3031,18 @@ func (x *Resource) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ResourceContents) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ResourceContents) validate(c *wire.Checker, p *wire.Path) {
+func (x *ResourceContents) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "uri")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("uri")
@@ -3080,12 +3052,12 @@ func (x *ResourceContents) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ResourceLink) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ResourceLink) validate(c *wire.Checker, p *wire.Path) {
+func (x *ResourceLink) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x20) != 0 {
 		c.Missing(p, "name")
 	}
@@ -3094,6 +3066,10 @@ func (x *ResourceLink) validate(c *wire.Checker, p *wire.Path) {
 	}
 	if x.missing[0]&uint64(0x200) != 0 {
 		c.Missing(p, "uri")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
@@ -3114,32 +3090,28 @@ func (x *ResourceLink) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ResourceListChangedNotification) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ResourceListChangedNotification) validate(c *wire.Checker, p *wire.Path) {
+func (x *ResourceListChangedNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "jsonrpc")
 	}
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "method")
 	}
-	if x.Params != nil {
-		fp := p.Member("params")
-		x.Params.validate(c, &fp)
-	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *ResourceRequestParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ResourceRequestParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *ResourceRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "_meta")
 	}
@@ -3158,17 +3130,21 @@ func (x *ResourceRequestParams) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ResourceTemplate) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ResourceTemplate) validate(c *wire.Checker, p *wire.Path) {
+func (x *ResourceTemplate) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x20) != 0 {
 		c.Missing(p, "name")
 	}
 	if x.missing[0]&uint64(0x80) != 0 {
 		c.Missing(p, "uriTemplate")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
@@ -3189,12 +3165,12 @@ func (x *ResourceTemplate) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ResourceTemplateReference) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ResourceTemplateReference) validate(c *wire.Checker, p *wire.Path) {
+func (x *ResourceTemplateReference) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "type")
 	}
@@ -3209,12 +3185,12 @@ func (x *ResourceTemplateReference) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ResourceUpdatedNotification) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ResourceUpdatedNotification) validate(c *wire.Checker, p *wire.Path) {
+func (x *ResourceUpdatedNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "jsonrpc")
 	}
@@ -3232,18 +3208,14 @@ func (x *ResourceUpdatedNotification) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ResourceUpdatedNotificationParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ResourceUpdatedNotificationParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *ResourceUpdatedNotificationParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "uri")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("uri")
@@ -3253,12 +3225,12 @@ func (x *ResourceUpdatedNotificationParams) validate(c *wire.Checker, p *wire.Pa
 
 // Validate checks x against the schema and lists every violation.
 func (x *Result) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *Result) validate(c *wire.Checker, p *wire.Path) {
+func (x *Result) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "resultType")
 	}
@@ -3270,12 +3242,12 @@ func (x *Result) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ResultMetaObject) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ResultMetaObject) validate(c *wire.Checker, p *wire.Path) {
+func (x *ResultMetaObject) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.ServerInfo != nil {
 		fp := p.Member("io.modelcontextprotocol/serverInfo")
 		x.ServerInfo.validate(c, &fp)
@@ -3284,21 +3256,21 @@ func (x *ResultMetaObject) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x ResultType) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x ResultType) validate(c *wire.Checker, p *wire.Path) {}
+func (x ResultType) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x Role) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x Role) validate(c *wire.Checker, p *wire.Path) {
+func (x Role) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	switch x {
 	case RoleAssistant, RoleUser:
 		return
@@ -3308,14 +3280,18 @@ func (x Role) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *Root) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *Root) validate(c *wire.Checker, p *wire.Path) {
+func (x *Root) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "uri")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("uri")
@@ -3325,17 +3301,21 @@ func (x *Root) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *SamplingMessage) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *SamplingMessage) validate(c *wire.Checker, p *wire.Path) {
+func (x *SamplingMessage) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "content")
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "role")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("content")
@@ -3349,12 +3329,12 @@ func (x *SamplingMessage) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *SamplingMessageContent) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *SamplingMessageContent) validate(c *wire.Checker, p *wire.Path) {
+func (x *SamplingMessageContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.TextContent != nil {
 		n++
@@ -3390,12 +3370,12 @@ func (x *SamplingMessageContent) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *SamplingMessageContentBlock) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *SamplingMessageContentBlock) validate(c *wire.Checker, p *wire.Path) {
+func (x *SamplingMessageContentBlock) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.TextContent != nil {
 		n++
@@ -3424,12 +3404,16 @@ func (x *SamplingMessageContentBlock) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ServerCapabilities) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ServerCapabilities) validate(c *wire.Checker, p *wire.Path) {
+func (x *ServerCapabilities) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Completions != nil {
+		fp := p.Member("completions")
+		x.Completions.validate(c, &fp)
+	}
 	if x.Experimental != nil {
 		fp := p.Member("experimental")
 		c.RawValues(&fp, x.Experimental, wire.KindObject)
@@ -3438,43 +3422,47 @@ func (x *ServerCapabilities) validate(c *wire.Checker, p *wire.Path) {
 		fp := p.Member("extensions")
 		c.RawValues(&fp, x.Extensions, wire.KindObject)
 	}
+	if x.Logging != nil {
+		fp := p.Member("logging")
+		x.Logging.validate(c, &fp)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *ServerCapabilitiesPrompts) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ServerCapabilitiesPrompts) validate(c *wire.Checker, p *wire.Path) {}
+func (x *ServerCapabilitiesPrompts) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ServerCapabilitiesResources) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ServerCapabilitiesResources) validate(c *wire.Checker, p *wire.Path) {}
+func (x *ServerCapabilitiesResources) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ServerCapabilitiesTools) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ServerCapabilitiesTools) validate(c *wire.Checker, p *wire.Path) {}
+func (x *ServerCapabilitiesTools) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ServerNotification) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ServerNotification) validate(c *wire.Checker, p *wire.Path) {
+func (x *ServerNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.CancelledNotification != nil {
 		n++
@@ -3515,12 +3503,12 @@ func (x *ServerNotification) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ServerResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ServerResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *ServerResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.Result != nil {
 		n++
@@ -3577,12 +3565,12 @@ func (x *ServerResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *SingleSelectEnumSchema) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *SingleSelectEnumSchema) validate(c *wire.Checker, p *wire.Path) {
+func (x *SingleSelectEnumSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	n := 0
 	if x.UntitledSingleSelectEnumSchema != nil {
 		n++
@@ -3599,12 +3587,12 @@ func (x *SingleSelectEnumSchema) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *StringSchema) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *StringSchema) validate(c *wire.Checker, p *wire.Path) {
+func (x *StringSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x40) != 0 {
 		c.Missing(p, "type")
 	}
@@ -3616,12 +3604,12 @@ func (x *StringSchema) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x StringSchemaFormat) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x StringSchemaFormat) validate(c *wire.Checker, p *wire.Path) {
+func (x StringSchemaFormat) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	switch x {
 	case StringSchemaFormatDate, StringSchemaFormatDateTime, StringSchemaFormatEmail, StringSchemaFormatUri:
 		return
@@ -3631,21 +3619,21 @@ func (x StringSchemaFormat) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *SubscriptionFilter) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *SubscriptionFilter) validate(c *wire.Checker, p *wire.Path) {}
+func (x *SubscriptionFilter) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *SubscriptionsAcknowledgedNotification) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *SubscriptionsAcknowledgedNotification) validate(c *wire.Checker, p *wire.Path) {
+func (x *SubscriptionsAcknowledgedNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "jsonrpc")
 	}
@@ -3663,29 +3651,25 @@ func (x *SubscriptionsAcknowledgedNotification) validate(c *wire.Checker, p *wir
 
 // Validate checks x against the schema and lists every violation.
 func (x *SubscriptionsAcknowledgedNotificationParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *SubscriptionsAcknowledgedNotificationParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *SubscriptionsAcknowledgedNotificationParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "notifications")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *SubscriptionsListenRequest) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *SubscriptionsListenRequest) validate(c *wire.Checker, p *wire.Path) {
+func (x *SubscriptionsListenRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -3698,10 +3682,6 @@ func (x *SubscriptionsListenRequest) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -3710,12 +3690,12 @@ func (x *SubscriptionsListenRequest) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *SubscriptionsListenRequestParams) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *SubscriptionsListenRequestParams) validate(c *wire.Checker, p *wire.Path) {
+func (x *SubscriptionsListenRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "_meta")
 	}
@@ -3730,12 +3710,12 @@ func (x *SubscriptionsListenRequestParams) validate(c *wire.Checker, p *wire.Pat
 
 // Validate checks x against the schema and lists every violation.
 func (x *SubscriptionsListenResult) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *SubscriptionsListenResult) validate(c *wire.Checker, p *wire.Path) {
+func (x *SubscriptionsListenResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "_meta")
 	}
@@ -3750,12 +3730,12 @@ func (x *SubscriptionsListenResult) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *SubscriptionsListenResultMetaObject) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *SubscriptionsListenResultMetaObject) validate(c *wire.Checker, p *wire.Path) {
+func (x *SubscriptionsListenResultMetaObject) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "io.modelcontextprotocol/subscriptionId")
 	}
@@ -3763,20 +3743,16 @@ func (x *SubscriptionsListenResultMetaObject) validate(c *wire.Checker, p *wire.
 		fp := p.Member("io.modelcontextprotocol/serverInfo")
 		x.ServerInfo.validate(c, &fp)
 	}
-	if x.missing[0]&uint64(0x2) == 0 {
-		fp := p.Member("io.modelcontextprotocol/subscriptionId")
-		x.SubscriptionID.validate(c, &fp)
-	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *SubscriptionsListenResultResponse) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *SubscriptionsListenResultResponse) validate(c *wire.Checker, p *wire.Path) {
+func (x *SubscriptionsListenResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "id")
 	}
@@ -3786,10 +3762,6 @@ func (x *SubscriptionsListenResultResponse) validate(c *wire.Checker, p *wire.Pa
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
 	}
-	if x.missing[0]&uint64(0x1) == 0 {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
 		x.Result.validate(c, &fp)
@@ -3798,17 +3770,21 @@ func (x *SubscriptionsListenResultResponse) validate(c *wire.Checker, p *wire.Pa
 
 // Validate checks x against the schema and lists every violation.
 func (x *TextContent) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *TextContent) validate(c *wire.Checker, p *wire.Path) {
+func (x *TextContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "text")
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "type")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
@@ -3818,17 +3794,21 @@ func (x *TextContent) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *TextResourceContents) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *TextResourceContents) validate(c *wire.Checker, p *wire.Path) {
+func (x *TextResourceContents) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "text")
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "uri")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("uri")
@@ -3838,12 +3818,12 @@ func (x *TextResourceContents) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *TitledMultiSelectEnumSchema) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *TitledMultiSelectEnumSchema) validate(c *wire.Checker, p *wire.Path) {
+func (x *TitledMultiSelectEnumSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "items")
 	}
@@ -3858,12 +3838,12 @@ func (x *TitledMultiSelectEnumSchema) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *TitledMultiSelectEnumSchemaItems) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *TitledMultiSelectEnumSchemaItems) validate(c *wire.Checker, p *wire.Path) {
+func (x *TitledMultiSelectEnumSchemaItems) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "anyOf")
 	}
@@ -3878,12 +3858,12 @@ func (x *TitledMultiSelectEnumSchemaItems) validate(c *wire.Checker, p *wire.Pat
 
 // Validate checks x against the schema and lists every violation.
 func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) validate(c *wire.Checker, p *wire.Path) {
+func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "const")
 	}
@@ -3894,12 +3874,12 @@ func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) validate(c *wire.Checker, p 
 
 // Validate checks x against the schema and lists every violation.
 func (x *TitledSingleSelectEnumSchema) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *TitledSingleSelectEnumSchema) validate(c *wire.Checker, p *wire.Path) {
+func (x *TitledSingleSelectEnumSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "oneOf")
 	}
@@ -3917,12 +3897,12 @@ func (x *TitledSingleSelectEnumSchema) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *TitledSingleSelectEnumSchemaOneOfItem) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *TitledSingleSelectEnumSchemaOneOfItem) validate(c *wire.Checker, p *wire.Path) {
+func (x *TitledSingleSelectEnumSchemaOneOfItem) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "const")
 	}
@@ -3933,12 +3913,12 @@ func (x *TitledSingleSelectEnumSchemaOneOfItem) validate(c *wire.Checker, p *wir
 
 // Validate checks x against the schema and lists every violation.
 func (x *Tool) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-var rawMembersToolInputSchema = []wire.RawMember{{
+var rawMembersToolInputSchema = []wireimpl.RawMember{{
 	Kind: wire.KindString,
 	Name: "$schema",
 }, {
@@ -3947,17 +3927,21 @@ var rawMembersToolInputSchema = []wire.RawMember{{
 	Name:     "type",
 	Required: true,
 }}
-var rawMembersToolOutputSchema = []wire.RawMember{{
+var rawMembersToolOutputSchema = []wireimpl.RawMember{{
 	Kind: wire.KindString,
 	Name: "$schema",
 }}
 
-func (x *Tool) validate(c *wire.Checker, p *wire.Path) {
+func (x *Tool) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x10) != 0 {
 		c.Missing(p, "inputSchema")
 	}
 	if x.missing[0]&uint64(0x20) != 0 {
 		c.Missing(p, "name")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.Icons != nil {
 		fp := p.Member("icons")
@@ -3967,13 +3951,13 @@ func (x *Tool) validate(c *wire.Checker, p *wire.Path) {
 		}
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
-		if !wire.Same(x.InputSchema, x.checkedInputSchema) {
+		if !wireimpl.Same(x.InputSchema, x.checkedInputSchema) {
 			fp := p.Member("inputSchema")
 			c.RawMembers(&fp, x.InputSchema, rawMembersToolInputSchema)
 		}
 	}
 	if x.OutputSchema != nil {
-		if !wire.Same(x.OutputSchema, x.checkedOutputSchema) {
+		if !wireimpl.Same(x.OutputSchema, x.checkedOutputSchema) {
 			fp := p.Member("outputSchema")
 			c.RawMembers(&fp, x.OutputSchema, rawMembersToolOutputSchema)
 		}
@@ -3982,21 +3966,21 @@ func (x *Tool) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ToolAnnotations) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ToolAnnotations) validate(c *wire.Checker, p *wire.Path) {}
+func (x *ToolAnnotations) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ToolChoice) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ToolChoice) validate(c *wire.Checker, p *wire.Path) {
+func (x *ToolChoice) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.Mode.Set {
 		fp := p.Member("mode")
 		x.Mode.Value.validate(c, &fp)
@@ -4005,12 +3989,12 @@ func (x *ToolChoice) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x ToolChoiceMode) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x ToolChoiceMode) validate(c *wire.Checker, p *wire.Path) {
+func (x ToolChoiceMode) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	switch x {
 	case ToolChoiceModeAuto, ToolChoiceModeNone, ToolChoiceModeRequired:
 		return
@@ -4020,32 +4004,28 @@ func (x ToolChoiceMode) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ToolListChangedNotification) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ToolListChangedNotification) validate(c *wire.Checker, p *wire.Path) {
+func (x *ToolListChangedNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "jsonrpc")
 	}
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "method")
 	}
-	if x.Params != nil {
-		fp := p.Member("params")
-		x.Params.validate(c, &fp)
-	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *ToolResultContent) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ToolResultContent) validate(c *wire.Checker, p *wire.Path) {
+func (x *ToolResultContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "content")
 	}
@@ -4054,6 +4034,10 @@ func (x *ToolResultContent) validate(c *wire.Checker, p *wire.Path) {
 	}
 	if x.missing[0]&uint64(0x20) != 0 {
 		c.Missing(p, "type")
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("content")
@@ -4066,12 +4050,12 @@ func (x *ToolResultContent) validate(c *wire.Checker, p *wire.Path) {
 
 // Validate checks x against the schema and lists every violation.
 func (x *ToolUseContent) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *ToolUseContent) validate(c *wire.Checker, p *wire.Path) {
+func (x *ToolUseContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "id")
 	}
@@ -4084,16 +4068,20 @@ func (x *ToolUseContent) validate(c *wire.Checker, p *wire.Path) {
 	if x.missing[0]&uint64(0x10) != 0 {
 		c.Missing(p, "type")
 	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *UnsupportedProtocolVersionError) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *UnsupportedProtocolVersionError) validate(c *wire.Checker, p *wire.Path) {
+func (x *UnsupportedProtocolVersionError) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "error")
 	}
@@ -4104,20 +4092,16 @@ func (x *UnsupportedProtocolVersionError) validate(c *wire.Checker, p *wire.Path
 		fp := p.Member("error")
 		x.Error.validate(c, &fp)
 	}
-	if !x.ID.IsZero() {
-		fp := p.Member("id")
-		x.ID.validate(c, &fp)
-	}
 }
 
 // Validate checks x against the schema and lists every violation.
 func (x *UnsupportedProtocolVersionErrorError) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *UnsupportedProtocolVersionErrorError) validate(c *wire.Checker, p *wire.Path) {
+func (x *UnsupportedProtocolVersionErrorError) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "code")
 	}
@@ -4135,12 +4119,12 @@ func (x *UnsupportedProtocolVersionErrorError) validate(c *wire.Checker, p *wire
 
 // Validate checks x against the schema and lists every violation.
 func (x *UnsupportedProtocolVersionErrorErrorData) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *UnsupportedProtocolVersionErrorErrorData) validate(c *wire.Checker, p *wire.Path) {
+func (x *UnsupportedProtocolVersionErrorErrorData) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "requested")
 	}
@@ -4151,12 +4135,12 @@ func (x *UnsupportedProtocolVersionErrorErrorData) validate(c *wire.Checker, p *
 
 // Validate checks x against the schema and lists every violation.
 func (x *UntitledMultiSelectEnumSchema) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *UntitledMultiSelectEnumSchema) validate(c *wire.Checker, p *wire.Path) {
+func (x *UntitledMultiSelectEnumSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "items")
 	}
@@ -4171,12 +4155,12 @@ func (x *UntitledMultiSelectEnumSchema) validate(c *wire.Checker, p *wire.Path) 
 
 // Validate checks x against the schema and lists every violation.
 func (x *UntitledMultiSelectEnumSchemaItems) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *UntitledMultiSelectEnumSchemaItems) validate(c *wire.Checker, p *wire.Path) {
+func (x *UntitledMultiSelectEnumSchemaItems) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "enum")
 	}
@@ -4187,12 +4171,12 @@ func (x *UntitledMultiSelectEnumSchemaItems) validate(c *wire.Checker, p *wire.P
 
 // Validate checks x against the schema and lists every violation.
 func (x *UntitledSingleSelectEnumSchema) Validate() error {
-	var c wire.Checker
+	var c wireimpl.Checker
 	x.validate(&c, nil)
 	return c.Err()
 }
 
-func (x *UntitledSingleSelectEnumSchema) validate(c *wire.Checker, p *wire.Path) {
+func (x *UntitledSingleSelectEnumSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "enum")
 	}

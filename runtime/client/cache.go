@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
-	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // cache keeps list, read and discover results while their ttlMs says they
@@ -36,7 +36,7 @@ func newCache(on bool, credential func() string) *cache {
 
 func cacheKey(method, param string) string { return method + "\x00" + param }
 
-func (c *cache) get(method, param string, into wire.Codec) bool {
+func (c *cache) get(method, param string, into wireimpl.Codec) bool {
 	if !c.on {
 		return false
 	}
@@ -50,16 +50,16 @@ func (c *cache) get(method, param string, into wire.Codec) bool {
 	if !ok || !c.now().Before(e.expires) {
 		return false
 	}
-	return wire.Decode(e.data, into) == nil
+	return wireimpl.Decode(e.data, into) == nil
 }
 
 // put stores a result; a ttl of 0 (or a negative or absent one, CACHE-2)
 // means stale at once, so nothing is kept.
-func (c *cache) put(method, param string, ttlMs int64, scope mcp.CacheScope, v wire.Codec) {
+func (c *cache) put(method, param string, ttlMs int64, scope mcp.CacheScope, v wireimpl.Codec) {
 	if !c.on || ttlMs <= 0 {
 		return
 	}
-	data, err := wire.Marshal(v)
+	data, err := wireimpl.Marshal(v)
 	if err != nil {
 		return
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcpheader"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // Options configure a Client. The zero value is usable: no optional client
@@ -135,7 +136,7 @@ func (c *Client) capabilities() mcp.ClientCapabilities {
 		}
 	}
 	if c.opts.Roots != nil {
-		caps.Roots = mcp.JSONObject("{}")
+		caps.Roots = wire.Raw("{}")
 	}
 	return caps
 }
@@ -219,18 +220,18 @@ func buildOptions(opts []CallOption) *callOptions {
 
 // params is a generated params type with a _meta member.
 type params interface {
-	wire.Codec
+	wireimpl.Codec
 }
 
 // call sends method with params (whose Meta the caller has set) and decodes
 // the result into result. It retries once with another version on -32022
 // (VER-3).
-func (c *Client) call(ctx context.Context, o *callOptions, method string, p params, setMeta func(mcp.RequestMetaObject), name string, result wire.Codec) error {
+func (c *Client) call(ctx context.Context, o *callOptions, method string, p params, setMeta func(mcp.RequestMetaObject), name string, result wireimpl.Codec) error {
 	for attempt := 0; ; attempt++ {
 		setMeta(c.meta(o))
 		err := c.send(ctx, o, method, p, name, result)
 		var rpc *wire.Error
-		if attempt == 0 && errors.As(err, &rpc) && rpc.Code == wire.CodeUnsupportedProtocolVersion {
+		if attempt == 0 && errors.As(err, &rpc) && rpc.Code == mcp.CodeUnsupportedProtocolVersion {
 			if v, ok := c.pickVersion(rpc); ok {
 				c.version.Store(v)
 				continue
@@ -268,7 +269,7 @@ func (e *VersionError) Error() string {
 
 func supportedOf(rpc *wire.Error) []string {
 	var data mcp.UnsupportedProtocolVersionErrorErrorData
-	if rpc.Data == nil || wire.Decode(rpc.Data, &data) != nil {
+	if rpc.Data == nil || wireimpl.Decode(rpc.Data, &data) != nil {
 		return nil
 	}
 	return data.Supported
@@ -289,7 +290,7 @@ func (c *Client) pickVersion(rpc *wire.Error) (string, bool) {
 }
 
 // send performs one request: a new id every time (ID-3).
-func (c *Client) send(ctx context.Context, o *callOptions, method string, p params, name string, result wire.Codec) error {
+func (c *Client) send(ctx context.Context, o *callOptions, method string, p params, name string, result wireimpl.Codec) error {
 	timeout := c.opts.Timeout
 	if o.timeout != 0 {
 		timeout = o.timeout
@@ -299,7 +300,7 @@ func (c *Client) send(ctx context.Context, o *callOptions, method string, p para
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	id := jsonrpc.IntID(c.ids.Add(1))
+	id := wire.IntID(c.ids.Add(1))
 	e := jx.GetEncoder()
 	jsonrpc.WriteRequest(e, id, method, p.EncodeJSON)
 	req := &outbound{id: id, method: method, body: slices.Clone(e.Bytes()), token: o.token, listen: method == mcp.MethodSubscriptionsListen}
@@ -320,7 +321,7 @@ func (c *Client) send(ctx context.Context, o *callOptions, method string, p para
 	if resp.Kind == jsonrpc.KindError {
 		return resp.Error
 	}
-	if err := wire.DecodeOwned(resp.Result, result); err != nil {
+	if err := wireimpl.DecodeOwned(resp.Result, result); err != nil {
 		return &ResultError{Method: method, Err: err}
 	}
 	return nil
@@ -350,7 +351,7 @@ func (c *Client) deliver(o *callOptions, m *jsonrpc.Message) {
 			return
 		}
 		var p mcp.ProgressNotificationParams
-		if wire.Decode(m.Params, &p) == nil {
+		if wireimpl.Decode(m.Params, &p) == nil {
 			o.progress(&p)
 		}
 	case mcp.NotificationLoggingMessage:
@@ -358,7 +359,7 @@ func (c *Client) deliver(o *callOptions, m *jsonrpc.Message) {
 			return
 		}
 		var p mcp.LoggingMessageNotificationParams
-		if wire.Decode(m.Params, &p) == nil {
+		if wireimpl.Decode(m.Params, &p) == nil {
 			c.opts.OnLog(&p)
 		}
 	}

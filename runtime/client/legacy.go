@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // legacyVersion is the newest initialize-based revision.
@@ -29,7 +30,7 @@ func (c *Client) legacyError(ctx context.Context, cause error) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	id := jsonrpc.StringID("mcpgen-era-probe")
+	id := wire.StringID("mcpgen-era-probe")
 	e := jx.GetEncoder()
 	jsonrpc.WriteRequest(e, id, legacyProbeMethod, func(e *jx.Encoder) {
 		e.ObjStart()
@@ -47,7 +48,7 @@ func (c *Client) legacyError(ctx context.Context, cause error) error {
 	if err != nil || resp.Kind != jsonrpc.KindResult {
 		return ve
 	}
-	d := wire.NewDecoder(resp.Result)
+	d := wireimpl.NewDecoder(resp.Result)
 	if v, ok, err := d.PeekMember("protocolVersion"); err == nil && ok {
 		ve.Theirs = []string{v}
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // Listen opens a subscriptions/listen stream for the notifications filter
@@ -49,7 +49,7 @@ func (c *Client) Listen(ctx context.Context, filter mcp.SubscriptionFilter, opts
 			var r mcp.SubscriptionsListenResult
 			err := c.callListen(ctx, o, p, &r, func(m *jsonrpc.Message) {
 				var n mcp.ServerNotification
-				if err := wire.Decode(rawNotification(m), &n); err != nil {
+				if err := wireimpl.Decode(rawNotification(m), &n); err != nil {
 					c.log.Warn("ignoring a malformed listen notification", "method", m.Method, "error", err.Error())
 					return
 				}

@@ -211,7 +211,7 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments wire.Raw, 
 			var r mcp.CallToolResultResponseResult
 			err := c.call(ctx, o, mcp.MethodCallTool, p, func(m mcp.RequestMetaObject) { p.Meta = m }, name, &r)
 			var rpc *wire.Error
-			if errors.As(err, &rpc) && rpc.Code == wire.CodeHeaderMismatch && c.t.http() {
+			if errors.As(err, &rpc) && rpc.Code == mcp.CodeHeaderMismatch && c.t.http() {
 				// XMH-8: the tool may have changed; re-fetch and retry once.
 				c.refreshTools(ctx)
 				r = mcp.CallToolResultResponseResult{}

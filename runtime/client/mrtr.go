@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // roundTrips runs a multi round-trip request (§6.1): attempt sends the
@@ -51,7 +52,7 @@ func (c *Client) answer(ctx context.Context, reqs mcp.InputRequests) (mcp.InputR
 		return nil, nil // a requestState-only result: retry at once (MRTR-9)
 	}
 	out := make(mcp.InputResponses, len(reqs))
-	for _, key := range wire.SortedKeys(reqs) {
+	for _, key := range wireimpl.SortedKeys(reqs) {
 		req := reqs[key]
 		switch {
 		case req.ElicitRequest != nil:

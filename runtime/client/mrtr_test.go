@@ -455,7 +455,7 @@ func TestMRTR10_RealServerElicitation(t *testing.T) {
 	}
 	// Without the capability the server refuses with -32021 (META-6).
 	c2 := connectURL(t, realHTTP(t, exampleServer()), nil)
-	if _, err := c2.CallTool(context.Background(), "book_table", nil); !isRPCError(err, wire.CodeMissingRequiredClientCapability) {
+	if _, err := c2.CallTool(context.Background(), "book_table", nil); !isRPCError(err, mcp.CodeMissingRequiredClientCapability) {
 		t.Errorf("err = %v, want -32021", err)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // MaxMessageBytes bounds one message from the server.
@@ -49,7 +50,7 @@ func ConnectCommand(ctx context.Context, cmd *exec.Cmd, info mcp.Implementation,
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("client: start %s: %w", cmd.Path, err)
 	}
-	t := &stdioTransport{cmd: cmd, stdin: stdin, pending: map[jsonrpc.ID]*stdioCall{}, tokens: map[string]*stdioCall{}, done: make(chan struct{})}
+	t := &stdioTransport{cmd: cmd, stdin: stdin, pending: map[wire.ID]*stdioCall{}, tokens: map[string]*stdioCall{}, done: make(chan struct{})}
 	c := newClient(t, info, opts)
 	t.onLog = func(m *jsonrpc.Message) { c.deliver(&callOptions{}, m) }
 	t.log = c.log
@@ -84,7 +85,7 @@ func (c *Client) probe(ctx context.Context) error {
 // isModernError: the error codes only 2026-07-28-era servers send (§3.3).
 func isModernError(e *wire.Error) bool {
 	switch e.Code {
-	case wire.CodeHeaderMismatch, wire.CodeMissingRequiredClientCapability, wire.CodeUnsupportedProtocolVersion:
+	case mcp.CodeHeaderMismatch, mcp.CodeMissingRequiredClientCapability, mcp.CodeUnsupportedProtocolVersion:
 		return true
 	}
 	return false
@@ -100,7 +101,7 @@ type stdioTransport struct {
 	}
 
 	mu      sync.Mutex
-	pending map[jsonrpc.ID]*stdioCall
+	pending map[wire.ID]*stdioCall
 	tokens  map[string]*stdioCall
 	done    chan struct{}
 	readErr error
@@ -170,19 +171,12 @@ func (t *stdioTransport) do(ctx context.Context, req *outbound, note func(*jsonr
 	case <-ctx.Done():
 		// STDIO-6: cancel with notifications/cancelled naming the request.
 		e := jx.GetEncoder()
-		p := mcp.CancelledNotificationParams{RequestID: requestID(req.id), Reason: wire.Some(ctx.Err().Error())}
+		p := mcp.CancelledNotificationParams{RequestID: req.id, Reason: wire.Some(ctx.Err().Error())}
 		jsonrpc.WriteNotification(e, mcp.NotificationCancelled, p.EncodeJSON)
 		_ = t.write(e.Bytes())
 		jx.PutEncoder(e)
 		return nil, ctx.Err()
 	}
-}
-
-func requestID(id jsonrpc.ID) mcp.RequestId {
-	if id.IsInt() {
-		return mcp.RequestId{Integer: wire.Some(id.Int())}
-	}
-	return mcp.RequestId{String: wire.Some(id.Str())}
 }
 
 // ErrServerGone reports that the server process ended or closed stdout;
@@ -271,8 +265,8 @@ var errStop = errors.New("stop")
 
 // headID reads the top-level "id" of a message cut short, if it comes
 // before the cut.
-func headID(head []byte) (jsonrpc.ID, bool) {
-	var id jsonrpc.ID
+func headID(head []byte) (wire.ID, bool) {
+	var id wire.ID
 	found := false
 	d := jx.DecodeBytes(head)
 	_ = d.ObjBytes(func(d *jx.Decoder, key []byte) error {
@@ -285,13 +279,13 @@ func headID(head []byte) (jsonrpc.ID, bool) {
 			if err != nil {
 				return err
 			}
-			id, found = jsonrpc.StringID(s), true
+			id, found = wire.StringID(s), true
 		case jx.Number:
 			n, err := d.Int64()
 			if err != nil {
 				return err
 			}
-			id, found = jsonrpc.IntID(n), true
+			id, found = wire.IntID(n), true
 		}
 		return errStop
 	})
@@ -326,7 +320,7 @@ func (t *stdioTransport) route(m *jsonrpc.Message) {
 	switch m.Method {
 	case mcp.NotificationProgress:
 		var p mcp.ProgressNotificationParams
-		if wire.Decode(m.Params, &p) != nil {
+		if wireimpl.Decode(m.Params, &p) != nil {
 			return
 		}
 		key := p.ProgressToken.String.Value
@@ -341,11 +335,11 @@ func (t *stdioTransport) route(m *jsonrpc.Message) {
 	case mcp.NotificationCancelled:
 		// The server ending a listen stream (SUB-11): complete that call.
 		var p mcp.CancelledNotificationParams
-		if wire.Decode(m.Params, &p) != nil {
+		if wireimpl.Decode(m.Params, &p) != nil {
 			return
 		}
 		t.mu.Lock()
-		call := t.pending[idOf(p.RequestID)]
+		call := t.pending[p.RequestID]
 		t.mu.Unlock()
 		if call != nil {
 			select {
@@ -355,23 +349,16 @@ func (t *stdioTransport) route(m *jsonrpc.Message) {
 		}
 	default:
 		var p mcp.NotificationParams
-		if wire.Decode(m.Params, &p) != nil || p.Meta == nil || p.Meta.SubscriptionID.IsZero() {
+		if wireimpl.Decode(m.Params, &p) != nil || p.Meta == nil || p.Meta.SubscriptionID.IsZero() {
 			return
 		}
 		t.mu.Lock()
-		call := t.pending[idOf(p.Meta.SubscriptionID)]
+		call := t.pending[p.Meta.SubscriptionID]
 		t.mu.Unlock()
 		if call != nil {
 			call.note(m)
 		}
 	}
-}
-
-func idOf(r mcp.RequestId) jsonrpc.ID {
-	if r.Integer.Set {
-		return jsonrpc.IntID(r.Integer.Value)
-	}
-	return jsonrpc.StringID(r.String.Value)
 }
 
 // close shuts the server down the polite way (STDIO-7): close its stdin,

@@ -5,11 +5,12 @@ import (
 	"net/http"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
 // outbound is one request ready to send.
 type outbound struct {
-	id     jsonrpc.ID
+	id     wire.ID
 	method string
 	body   []byte      // the complete JSON-RPC request
 	header http.Header // request metadata headers (HTTP only)

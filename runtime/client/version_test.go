@@ -125,7 +125,7 @@ func TestVER3_RetriedOnlyOnce(t *testing.T) {
 	})
 	c := f.connect(t, nil)
 	_, err := c.ListToolsPage(context.Background(), nil)
-	if !isRPCError(err, wire.CodeUnsupportedProtocolVersion) {
+	if !isRPCError(err, mcp.CodeUnsupportedProtocolVersion) {
 		t.Fatalf("err = %v, want the -32022 error", err)
 	}
 	if n := len(f.requests(mcp.MethodListTools)); n != 2 {

@@ -165,7 +165,7 @@ func TestXMH8_HeaderMismatchRelistsAndRetriesOnce(t *testing.T) {
 	})
 	before := len(f.requests(mcp.MethodCallTool))
 	_, err := c.CallTool(ctx, "deploy", wire.Raw(`{"region":"eu"}`))
-	if !isRPCError(err, wire.CodeHeaderMismatch) {
+	if !isRPCError(err, mcp.CodeHeaderMismatch) {
 		t.Fatalf("err = %v, want the -32020 error", err)
 	}
 	if n := len(f.requests(mcp.MethodCallTool)) - before; n != 2 {

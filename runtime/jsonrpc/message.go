@@ -1,9 +1,12 @@
 package jsonrpc
 
 import (
+	"strconv"
+
 	"github.com/go-faster/jx"
 
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // Kind classifies a message.
@@ -36,7 +39,7 @@ func (k Kind) String() string {
 // the bytes the message was decoded from.
 type Message struct {
 	Kind   Kind
-	ID     ID
+	ID     wire.ID
 	Method string
 	Params wire.Raw
 	Result wire.Raw
@@ -53,12 +56,12 @@ type Message struct {
 // error so the answer can name it (MSG-7).
 func Decode(data []byte) (*Message, error) {
 	m := new(Message)
-	if err := wire.DecodeOwned(data, m); err != nil {
+	if err := wireimpl.DecodeOwned(data, m); err != nil {
 		if rpc, ok := err.(*wire.Error); ok {
 			return m, rpc
 		}
 		code := int64(wire.CodeInvalidRequest)
-		if de, ok := err.(*wire.DecodeError); ok && isSyntax(de) {
+		if wireimpl.IsSyntax(err) {
 			code = wire.CodeParseError
 		}
 		msg := "Parse error: "
@@ -70,14 +73,8 @@ func Decode(data []byte) (*Message, error) {
 	return m, nil
 }
 
-func isSyntax(de *wire.DecodeError) bool {
-	const p = "invalid JSON"
-	return len(de.Msg) >= len(p) && de.Msg[:len(p)] == p || de.Msg == "invalid UTF-8" ||
-		de.Msg == "unexpected data after the JSON value"
-}
-
 // DecodeJSON reads the envelope in one pass.
-func (m *Message) DecodeJSON(d *wire.Decoder) error {
+func (m *Message) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 	case wire.KindArray:
@@ -107,8 +104,8 @@ func (m *Message) DecodeJSON(d *wire.Decoder) error {
 			bit = 2
 			var raw wire.Raw
 			if raw, err = d.Raw(); err == nil {
-				if idErr = m.ID.parse(raw); idErr != nil {
-					m.ID = ID{}
+				if m.ID, idErr = parseID(raw); idErr != nil {
+					m.ID = wire.ID{}
 				}
 			}
 		case "method":
@@ -123,19 +120,19 @@ func (m *Message) DecodeJSON(d *wire.Decoder) error {
 		case "error":
 			bit = 32
 			m.Error = new(wire.Error)
-			err = m.Error.DecodeJSON(d)
+			err = decodeError(d, m.Error)
 		default:
 			return d.Skip() // members JSON-RPC does not define are ignored
 		}
 		if seen&bit != 0 {
 			if bit == 2 {
-				m.ID = ID{} // two ids: neither can be answered to
+				m.ID = wire.ID{} // two ids: neither can be answered to
 			}
-			return wire.DuplicateKey(key)
+			return wireimpl.DuplicateKey(key)
 		}
 		seen |= bit
 		if err != nil {
-			return wire.AtKey(err, string(key))
+			return wireimpl.AtKey(err, string(key))
 		}
 		return nil
 	})
@@ -182,7 +179,7 @@ func invalid(msg string) error {
 
 // WriteResult writes a result response whose result body is written by
 // result.
-func WriteResult(e *jx.Encoder, id ID, result func(e *jx.Encoder)) {
+func WriteResult(e *jx.Encoder, id wire.ID, result func(e *jx.Encoder)) {
 	e.ObjStart()
 	e.FieldStart("jsonrpc")
 	e.RawStr(`"2.0"`)
@@ -195,7 +192,7 @@ func WriteResult(e *jx.Encoder, id ID, result func(e *jx.Encoder)) {
 
 // WriteError writes an error response; id is omitted when it is not valid
 // (the request's id could not be read, MSG-7).
-func WriteError(e *jx.Encoder, id ID, err *wire.Error) {
+func WriteError(e *jx.Encoder, id wire.ID, err *wire.Error) {
 	e.ObjStart()
 	e.FieldStart("jsonrpc")
 	e.RawStr(`"2.0"`)
@@ -209,7 +206,7 @@ func WriteError(e *jx.Encoder, id ID, err *wire.Error) {
 }
 
 // WriteRequest writes a request; params may be nil for none.
-func WriteRequest(e *jx.Encoder, id ID, method string, params func(e *jx.Encoder)) {
+func WriteRequest(e *jx.Encoder, id wire.ID, method string, params func(e *jx.Encoder)) {
 	e.ObjStart()
 	e.FieldStart("jsonrpc")
 	e.RawStr(`"2.0"`)
@@ -236,4 +233,61 @@ func WriteNotification(e *jx.Encoder, method string, params func(e *jx.Encoder))
 		params(e)
 	}
 	e.ObjEnd()
+}
+
+// parseID reads a request id from its verbatim JSON: a string, or an
+// integer in the int64 range (ID-1).
+func parseID(raw wire.Raw) (wire.ID, error) {
+	switch raw.Kind() {
+	case wire.KindString:
+		d := wireimpl.GetDecoder(raw)
+		defer wireimpl.PutDecoder(d)
+		s, err := d.Str()
+		return wire.StringID(s), err
+	case wire.KindNumber:
+		n, err := strconv.ParseInt(string(raw), 10, 64)
+		if err != nil {
+			return wire.ID{}, &wire.DecodeError{Msg: "id must be a string or an integer in the int64 range, got " + string(raw), Kind: wire.Shape}
+		}
+		return wire.IntID(n), nil
+	}
+	return wire.ID{}, &wire.DecodeError{Msg: "id must be a string or an integer, got " + raw.Kind().String(), Kind: wire.Shape}
+}
+
+// decodeError reads an error object; members other than code, message and
+// data are ignored.
+func decodeError(d *wireimpl.Decoder, e *wire.Error) error {
+	var seen uint8
+	err := d.Obj(func(key []byte) error {
+		var bit uint8
+		var err error
+		switch string(key) {
+		case "code":
+			bit = 1
+			e.Code, err = d.Int64()
+		case "message":
+			bit = 2
+			e.Message, err = d.Str()
+		case "data":
+			bit = 4
+			e.Data, err = d.Raw()
+		default:
+			return d.Skip()
+		}
+		if seen&bit != 0 {
+			return wireimpl.DuplicateKey(key)
+		}
+		seen |= bit
+		if err != nil {
+			return wireimpl.AtKey(err, string(key))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if seen&3 != 3 {
+		return &wire.DecodeError{Msg: "error object needs code and message", Kind: wire.Shape}
+	}
+	return nil
 }

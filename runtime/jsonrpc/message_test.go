@@ -63,11 +63,11 @@ func TestMSG_Decode(t *testing.T) {
 
 // TestID5_IDsOfDifferentTypesDiffer: 1 and "1" are different requests.
 func TestID5_IDsOfDifferentTypesDiffer(t *testing.T) {
-	if IntID(1) == StringID("1") {
+	if wire.IntID(1) == wire.StringID("1") {
 		t.Fatal(`1 and "1" compare equal`)
 	}
-	seen := map[ID]bool{IntID(1): true}
-	if seen[StringID("1")] {
+	seen := map[wire.ID]bool{wire.IntID(1): true}
+	if seen[wire.StringID("1")] {
 		t.Fatal(`"1" found under 1`)
 	}
 }
@@ -80,18 +80,18 @@ func TestMSG7_Writers(t *testing.T) {
 		want  string
 	}{
 		{func(e *jx.Encoder) {
-			WriteResult(e, StringID("a"), func(e *jx.Encoder) { e.RawStr(`{"resultType":"complete"}`) })
+			WriteResult(e, wire.StringID("a"), func(e *jx.Encoder) { e.RawStr(`{"resultType":"complete"}`) })
 		}, `{"jsonrpc":"2.0","id":"a","result":{"resultType":"complete"}}`},
 		{func(e *jx.Encoder) {
-			WriteError(e, IntID(3), &wire.Error{Code: -32601, Message: "Method not found"})
+			WriteError(e, wire.IntID(3), &wire.Error{Code: -32601, Message: "Method not found"})
 		}, `{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"Method not found"}}`},
 		{func(e *jx.Encoder) {
-			WriteError(e, ID{}, &wire.Error{Code: -32700, Message: "Parse error"})
+			WriteError(e, wire.ID{}, &wire.Error{Code: -32700, Message: "Parse error"})
 		}, `{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}`},
 		{func(e *jx.Encoder) { WriteNotification(e, "notifications/progress", nil) },
 			`{"jsonrpc":"2.0","method":"notifications/progress"}`},
 		{func(e *jx.Encoder) {
-			WriteRequest(e, IntID(9), "tools/list", func(e *jx.Encoder) { e.RawStr(`{}`) })
+			WriteRequest(e, wire.IntID(9), "tools/list", func(e *jx.Encoder) { e.RawStr(`{}`) })
 		}, `{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{}}`},
 	} {
 		var e jx.Encoder

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // Checking tool arguments. Every schema is compiled with the full JSON
@@ -122,8 +123,8 @@ var errNotFlat = errors.New("arguments do not fit the flat schema")
 
 // accepts reports whether args certainly satisfy the schema.
 func (f *flatSchema) accepts(args wire.Raw) bool {
-	d := wire.GetDecoder(args)
-	defer wire.PutDecoder(d)
+	d := wireimpl.GetDecoder(args)
+	defer wireimpl.PutDecoder(d)
 	var seen uint64
 	err := d.Obj(func(k []byte) error {
 		p, ok := f.props[string(k)]

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcpheader"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // errCancelled marks a request whose client went away: nothing is sent
@@ -87,7 +88,7 @@ func (s *Server) toRPCError(method string, err error) *wire.Error {
 }
 
 func (s *Server) unsupportedVersion(requested string) *wire.Error {
-	return wire.NewError(wire.CodeUnsupportedProtocolVersion, "Unsupported protocol version: "+requested, func(e *jx.Encoder) {
+	return wire.NewError(mcp.CodeUnsupportedProtocolVersion, "Unsupported protocol version: "+requested, func(e *jx.Encoder) {
 		e.ObjStart()
 		e.FieldStart("supported")
 		e.ArrStart()
@@ -154,8 +155,8 @@ func peekParams(method string, params wire.Raw) peeked {
 		return pk
 	}
 	nameKey := nameMember(method)
-	d := wire.GetDecoder(params)
-	defer wire.PutDecoder(d)
+	d := wireimpl.GetDecoder(params)
+	defer wireimpl.PutDecoder(d)
 	_ = d.Obj(func(k []byte) error {
 		switch {
 		case string(k) == "_meta" && d.Next() == wire.KindObject:
@@ -373,7 +374,7 @@ func checkParamHeaders(ex *exchange, t *tool, args wire.Raw) error {
 }
 
 func headerMismatch(msg string) error {
-	return &wire.Error{Code: wire.CodeHeaderMismatch, Message: "Header mismatch: " + msg}
+	return &wire.Error{Code: mcp.CodeHeaderMismatch, Message: "Header mismatch: " + msg}
 }
 
 func (h handler) ListPrompts(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
@@ -532,8 +533,8 @@ func topString(params wire.Raw, key string) (string, bool) {
 	if params == nil {
 		return "", false
 	}
-	d := wire.GetDecoder(params)
-	defer wire.PutDecoder(d)
+	d := wireimpl.GetDecoder(params)
+	defer wireimpl.PutDecoder(d)
 	v, found, err := d.PeekMember(key)
 	return v, found && err == nil
 }

@@ -129,8 +129,8 @@ func httpStatus(err *wire.Error) int {
 	switch err.Code {
 	case wire.CodeMethodNotFound:
 		return http.StatusNotFound
-	case wire.CodeParseError, wire.CodeInvalidRequest, wire.CodeHeaderMismatch,
-		wire.CodeMissingRequiredClientCapability, wire.CodeUnsupportedProtocolVersion:
+	case wire.CodeParseError, wire.CodeInvalidRequest, mcp.CodeHeaderMismatch,
+		mcp.CodeMissingRequiredClientCapability, mcp.CodeUnsupportedProtocolVersion:
 		return http.StatusBadRequest
 	case wire.CodeInvalidParams:
 		if metaViolation(err) {
@@ -146,7 +146,7 @@ func metaViolation(err *wire.Error) bool {
 		strings.HasPrefix(err.Message, "Invalid params: params._meta")
 }
 
-func writeJSONError(w http.ResponseWriter, id jsonrpc.ID, err *wire.Error) {
+func writeJSONError(w http.ResponseWriter, id wire.ID, err *wire.Error) {
 	e := jx.GetEncoder()
 	defer jx.PutEncoder(e)
 	jsonrpc.WriteError(e, id, err)
@@ -178,7 +178,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Header()["Content-Type"] = contentTypeJSON
 			w.WriteHeader(http.StatusRequestEntityTooLarge)
 			enc := jx.GetEncoder()
-			jsonrpc.WriteError(enc, jsonrpc.ID{}, e)
+			jsonrpc.WriteError(enc, wire.ID{}, e)
 			_, _ = w.Write(enc.Bytes())
 			jx.PutEncoder(enc)
 			return
@@ -199,7 +199,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	case jsonrpc.KindResult, jsonrpc.KindError:
-		writeJSONError(w, jsonrpc.ID{}, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: clients do not send responses in this revision (MSG-4)"})
+		writeJSONError(w, wire.ID{}, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: clients do not send responses in this revision (MSG-4)"})
 		return
 	}
 	pk := peekParams(m.Method, m.Params)
@@ -261,7 +261,7 @@ func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error)
 func writeJSONError403(w http.ResponseWriter) {
 	e := jx.GetEncoder()
 	defer jx.PutEncoder(e)
-	jsonrpc.WriteError(e, jsonrpc.ID{}, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Forbidden: origin not allowed"})
+	jsonrpc.WriteError(e, wire.ID{}, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Forbidden: origin not allowed"})
 	w.Header()["Content-Type"] = contentTypeJSON
 	w.WriteHeader(http.StatusForbidden)
 	_, _ = w.Write(e.Bytes())
@@ -296,7 +296,7 @@ func (s *Server) checkHeaders(hdr http.Header, m *jsonrpc.Message, pk peeked) *w
 		return s.legacyInitialize(m.Params)
 	}
 	mismatch := func(msg string) *wire.Error {
-		return &wire.Error{Code: wire.CodeHeaderMismatch, Message: "Header mismatch: " + msg}
+		return &wire.Error{Code: mcp.CodeHeaderMismatch, Message: "Header mismatch: " + msg}
 	}
 	pv := hdr.Get(mcpheader.ProtocolVersion)
 	if pv == "" {

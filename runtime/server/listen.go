@@ -142,15 +142,6 @@ func (s *Server) Shutdown() { s.hub.shutdown() }
 // ListenerCount reports how many subscriptions/listen streams are open.
 func (s *Server) ListenerCount() int { return s.hub.count() }
 
-// subscriptionID converts a JSON-RPC id into the schema's RequestId,
-// keeping its JSON type (ID-5).
-func subscriptionID(id jsonrpc.ID) mcp.RequestId {
-	if id.IsInt() {
-		return mcp.RequestId{Integer: wire.Some(id.Int())}
-	}
-	return mcp.RequestId{String: wire.Some(id.Str())}
-}
-
 // listen serves subscriptions/listen: the acknowledgement first (SUB-3),
 // then every change the filter asks for, each tagged with the listen
 // request's id (SUB-5), until the client goes away or the server shuts
@@ -174,7 +165,7 @@ func (s *Server) listen(ctx context.Context, p *mcp.SubscriptionsListenRequestPa
 	if want.ResourceSubscriptions != nil {
 		honored.ResourceSubscriptions = want.ResourceSubscriptions
 	}
-	sid := subscriptionID(ex.id)
+	sid := ex.id
 	meta := &mcp.NotificationMetaObject{SubscriptionID: sid}
 	l := &listener{filter: honored, wake: make(chan struct{}, 1)}
 	if !s.hub.add(l) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // ErrInputRequired is returned by Request.Elicit, Sample and Roots when the
@@ -72,7 +73,7 @@ func errNoInputs(method string) error {
 // missingCapability is the -32021 answer (META-6, MRTR-4).
 func missingCapability(what string, caps string) error {
 	return &wire.Error{
-		Code:    wire.CodeMissingRequiredClientCapability,
+		Code:    mcp.CodeMissingRequiredClientCapability,
 		Message: "This request needs the client's " + what + " capability",
 		Data:    wire.Raw(`{"requiredCapabilities":` + caps + `}`),
 	}
@@ -81,7 +82,7 @@ func missingCapability(what string, caps string) error {
 // answer finds the client's answer to input key, re-encoded as JSON.
 func (r *Request) answer(key string) (wire.Raw, bool) {
 	if resp, ok := r.in.responses[key]; ok {
-		raw, err := wire.Marshal(&resp)
+		raw, err := wireimpl.Marshal(&resp)
 		return raw, err == nil
 	}
 	raw, ok := r.in.answered[key]
@@ -176,8 +177,8 @@ func (r *Request) Roots(key string) (*mcp.ListRootsResult, error) {
 	return nil, r.ask(key, mcp.InputRequest{ListRootsRequest: &mcp.ListRootsRequest{}})
 }
 
-func decodeAnswer(raw wire.Raw, v wire.Codec) error {
-	if err := wire.Decode(raw, v); err != nil {
+func decodeAnswer(raw wire.Raw, v wireimpl.Codec) error {
+	if err := wireimpl.Decode(raw, v); err != nil {
 		return err
 	}
 	return v.Validate()
@@ -185,7 +186,7 @@ func decodeAnswer(raw wire.Raw, v wire.Codec) error {
 
 // answerError is the -32602 for a malformed input response (MRTR-7).
 func answerError(key string, err error) error {
-	return wire.InvalidParams(wire.AtKey(wire.AtKey(err, key), "inputResponses"))
+	return wireimpl.InvalidParams(wireimpl.AtKey(wireimpl.AtKey(err, key), "inputResponses"))
 }
 
 // sealedState is the plaintext of a requestState.
@@ -350,7 +351,7 @@ func (s *Server) inputRequired(r *Request) (*mcp.InputRequiredResult, error) {
 			if _, asked := in.pending[k]; asked {
 				continue // asked again: the old answer no longer counts
 			}
-			raw, err := wire.Marshal(&v)
+			raw, err := wireimpl.Marshal(&v)
 			if err != nil {
 				return nil, err
 			}

@@ -14,7 +14,7 @@ import (
 
 // exchange is the transport's side of one request.
 type exchange struct {
-	id        jsonrpc.ID
+	id        wire.ID
 	method    string
 	out       sink
 	header    http.Header // HTTP request headers; nil on stdio
@@ -53,7 +53,7 @@ func (nopSink) notify(func(*jx.Encoder)) bool { return false }
 type Request struct {
 	// ID is the JSON-RPC id of this request (a multi round-trip retry has a
 	// new one).
-	ID jsonrpc.ID
+	ID wire.ID
 	// Method is the JSON-RPC method.
 	Method string
 	// Meta is the request's _meta: protocol version, client capabilities

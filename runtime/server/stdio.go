@@ -14,6 +14,7 @@ import (
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // MaxMessageBytes bounds one stdio line. Longer lines are answered with
@@ -33,7 +34,7 @@ const stdioGrace = 5 * time.Second
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
-	c := &stdioConn{s: s, w: w, inflight: map[jsonrpc.ID]*stdioCall{}}
+	c := &stdioConn{s: s, w: w, inflight: map[wire.ID]*stdioCall{}}
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)
 	go func() {
@@ -42,7 +43,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 			line, long, err := readLine(br)
 			if long {
 				c.writeLine(func(e *jx.Encoder) {
-					jsonrpc.WriteError(e, jsonrpc.ID{}, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: message larger than the limit"})
+					jsonrpc.WriteError(e, wire.ID{}, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: message larger than the limit"})
 				})
 			} else if line != nil {
 				select {
@@ -119,7 +120,7 @@ type stdioConn struct {
 	wmu sync.Mutex // serializes lines on w
 
 	mu       sync.Mutex
-	inflight map[jsonrpc.ID]*stdioCall
+	inflight map[wire.ID]*stdioCall
 }
 
 type stdioCall struct {
@@ -204,7 +205,7 @@ func (c *stdioConn) handle(ctx context.Context, line []byte) {
 
 // forget drops a finished request from the in-flight table, unless its id
 // already belongs to a newer request.
-func (c *stdioConn) forget(id jsonrpc.ID, call *stdioCall) {
+func (c *stdioConn) forget(id wire.ID, call *stdioCall) {
 	c.mu.Lock()
 	if c.inflight[id] == call {
 		delete(c.inflight, id)
@@ -216,20 +217,11 @@ func (c *stdioConn) forget(id jsonrpc.ID, call *stdioCall) {
 // ignored (CAN-4).
 func (c *stdioConn) cancel(params wire.Raw) {
 	var p mcp.CancelledNotificationParams
-	if wire.Decode(params, &p) != nil {
-		return
-	}
-	var id jsonrpc.ID
-	switch {
-	case p.RequestID.Integer.Set:
-		id = jsonrpc.IntID(p.RequestID.Integer.Value)
-	case p.RequestID.String.Set:
-		id = jsonrpc.StringID(p.RequestID.String.Value)
-	default:
+	if wireimpl.Decode(params, &p) != nil {
 		return
 	}
 	c.mu.Lock()
-	call := c.inflight[id]
+	call := c.inflight[p.RequestID]
 	c.mu.Unlock()
 	if call != nil {
 		call.stop()
@@ -274,7 +266,7 @@ func (c *stdioConn) serve(ctx context.Context, call *stdioCall, m *jsonrpc.Messa
 		// both, result first (digest Appendix A1).
 		c.wmu.Lock()
 		defer c.wmu.Unlock()
-		n := mcp.CancelledNotificationParams{RequestID: subscriptionID(m.ID), Reason: wire.Some("server shutting down")}
+		n := mcp.CancelledNotificationParams{RequestID: m.ID, Reason: wire.Some("server shutting down")}
 		e.Reset()
 		jsonrpc.WriteNotification(e, mcp.NotificationCancelled, n.EncodeJSON)
 		e.RawStr("\n")

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/mcpheader"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // ToolRequest is a tools/call request.
@@ -115,8 +116,8 @@ func AddTypedTool[In any](s *Server, def mcp.Tool, h func(ctx context.Context, r
 			args = wire.Raw("{}")
 		}
 		var err error
-		if d, ok := any(&in).(wire.DecodeJSONer); ok {
-			err = wire.Decode(args, d)
+		if d, ok := any(&in).(wireimpl.DecodeJSONer); ok {
+			err = wireimpl.Decode(args, d)
 		} else {
 			err = json.Unmarshal(args, &in)
 		}

@@ -1,9 +1,10 @@
-// Package wire is the narrow seam between the code mcpgen generates and the
-// hand-written runtime: the JSON decoder and encoder conventions generated
-// codecs rely on, optional values, verbatim JSON, validation results and the
-// JSON-RPC error value that generated dispatch functions return.
+// Package wire holds the values that generated MCP types are made of and
+// that users of those types touch: optional members (Opt), verbatim JSON
+// (Raw, Members), JSON-RPC request ids (ID) and the errors decoding,
+// validation and JSON-RPC calls report (DecodeError, ValidationError,
+// Error).
 //
-// Generated packages import wire and nothing else from the runtime; the
-// runtime packages in turn only touch generated types through the methods
-// this package names (DecodeJSON, EncodeJSON, Validate).
+// The other half of the seam between generated code and the runtime, the
+// decoder and the helpers only generated code calls, is package
+// runtime/wireimpl.
 package wire

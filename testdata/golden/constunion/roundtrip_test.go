@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // The "type" const picks the member, wherever it appears in the object;
@@ -24,7 +25,7 @@ func TestDiscriminatedRoundTrip(t *testing.T) {
 		{`{"data":"aGk=","mimeType":"image/png","type":"image"}`, false},
 	} {
 		var c Content
-		if err := wire.Decode([]byte(tc.in), &c); err != nil {
+		if err := wireimpl.Decode([]byte(tc.in), &c); err != nil {
 			t.Fatalf("%s: %v", tc.in, err)
 		}
 		if (c.TextContent != nil) != tc.text || (c.ImageContent != nil) == tc.text {
@@ -33,7 +34,7 @@ func TestDiscriminatedRoundTrip(t *testing.T) {
 		if err := c.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		out, _ := wire.Marshal(&c)
+		out, _ := wireimpl.Marshal(&c)
 		var a, b any
 		_ = json.Unmarshal([]byte(tc.in), &a)
 		_ = json.Unmarshal(out, &b)
@@ -71,7 +72,7 @@ func TestDiscriminatorErrors(t *testing.T) {
 		{`[]`, "", "array matches no member of Content"},
 	} {
 		var c Content
-		err := wire.Decode([]byte(tc.in), &c)
+		err := wireimpl.Decode([]byte(tc.in), &c)
 		var de *wire.DecodeError
 		if !errors.As(err, &de) || de.JSONPath() != tc.path || !strings.Contains(de.Msg, tc.msg) {
 			t.Errorf("%s: got %v, want %q at %q", tc.in, err, tc.msg, tc.path)
@@ -79,14 +80,14 @@ func TestDiscriminatorErrors(t *testing.T) {
 	}
 	// A variant with a required member missing decodes and fails Validate.
 	var c Content
-	if err := wire.Decode([]byte(`{"type":"image","data":"aGk="}`), &c); err != nil {
+	if err := wireimpl.Decode([]byte(`{"type":"image","data":"aGk="}`), &c); err != nil {
 		t.Fatal(err)
 	}
 	var ve *wire.ValidationError
 	if err := c.Validate(); !errors.As(err, &ve) || ve.Violations[0].String() != "mimeType: required member is missing" {
 		t.Fatalf("got %v", err)
 	}
-	if err := wire.Decode([]byte(`{"type":"image","data":"not base64!","mimeType":"a/b"}`), &c); err != nil {
+	if err := wireimpl.Decode([]byte(`{"type":"image","data":"not base64!","mimeType":"a/b"}`), &c); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Validate(); !errors.As(err, &ve) || ve.Violations[0].String() != "data: is not a valid byte" {
@@ -98,20 +99,20 @@ func TestDiscriminatorErrors(t *testing.T) {
 // member (as ElicitRequestFormParams' mode does).
 func TestOptionalDiscriminator(t *testing.T) {
 	var p Params
-	if err := wire.Decode([]byte(`{"message":"m"}`), &p); err != nil || p.FormParams == nil {
+	if err := wireimpl.Decode([]byte(`{"message":"m"}`), &p); err != nil || p.FormParams == nil {
 		t.Fatalf("no mode: %v %+v", err, p)
 	}
 	if p.FormParams.Mode.Set {
 		t.Fatal("absent mode became present")
 	}
-	if err := wire.Decode([]byte(`{"mode":"form","message":"m"}`), &p); err != nil || p.FormParams == nil || p.FormParams.Mode.Value != "form" {
+	if err := wireimpl.Decode([]byte(`{"mode":"form","message":"m"}`), &p); err != nil || p.FormParams == nil || p.FormParams.Mode.Value != "form" {
 		t.Fatalf("mode form: %v %+v", err, p)
 	}
-	if err := wire.Decode([]byte(`{"mode":"url","message":"m","url":"https://example.com"}`), &p); err != nil || p.URLParams == nil {
+	if err := wireimpl.Decode([]byte(`{"mode":"url","message":"m","url":"https://example.com"}`), &p); err != nil || p.URLParams == nil {
 		t.Fatalf("mode url: %v %+v", err, p)
 	}
 	// URLParams without url: decodes as URLParams, Validate names the member.
-	if err := wire.Decode([]byte(`{"mode":"url","message":"m"}`), &p); err != nil || p.URLParams == nil {
+	if err := wireimpl.Decode([]byte(`{"mode":"url","message":"m"}`), &p); err != nil || p.URLParams == nil {
 		t.Fatalf("mode url without url: %v %+v", err, p)
 	}
 	var ve *wire.ValidationError
@@ -120,7 +121,7 @@ func TestOptionalDiscriminator(t *testing.T) {
 	}
 	// An optional const member is still checked, by Validate.
 	var f FormParams
-	if err := wire.Decode([]byte(`{"mode":"other","message":"m"}`), &f); err != nil {
+	if err := wireimpl.Decode([]byte(`{"mode":"other","message":"m"}`), &f); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Validate(); !errors.As(err, &ve) || ve.Violations[0].String() != `mode: must be "form"` {
@@ -132,12 +133,12 @@ func TestOptionalDiscriminator(t *testing.T) {
 // fails Validate.
 func TestUnionInGo(t *testing.T) {
 	c := Content{TextContent: &TextContent{Text: "hi"}}
-	out, _ := wire.Marshal(&c)
+	out, _ := wireimpl.Marshal(&c)
 	if string(out) != `{"type":"text","text":"hi"}` {
 		t.Fatalf("got %s", out)
 	}
 	var empty Content
-	if out, _ := wire.Marshal(&empty); string(out) != "null" || !empty.IsZero() {
+	if out, _ := wireimpl.Marshal(&empty); string(out) != "null" || !empty.IsZero() {
 		t.Fatalf("empty union: %s", out)
 	}
 	if empty.Validate() == nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // Enum values decode into the named string type, re-encode unchanged and
@@ -16,7 +17,7 @@ import (
 func TestEnumValues(t *testing.T) {
 	in := `{"role":"assistant","level":"warning","cacheScope":"private"}`
 	var m Message
-	if err := wire.Decode([]byte(in), &m); err != nil {
+	if err := wireimpl.Decode([]byte(in), &m); err != nil {
 		t.Fatal(err)
 	}
 	if m.Role != RoleAssistant || m.Level.Value != MessageLevelWarning || m.CacheScope != CacheScopePrivate {
@@ -25,7 +26,7 @@ func TestEnumValues(t *testing.T) {
 	if err := m.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	out, _ := wire.Marshal(&m)
+	out, _ := wireimpl.Marshal(&m)
 	if string(out) != in {
 		t.Fatalf("re-encoded %s", out)
 	}
@@ -37,7 +38,7 @@ func TestEnumValues(t *testing.T) {
 		{`{"role":"User","cacheScope":"public"}`, `role: "User" is not one of "user", "assistant"`},
 	} {
 		var m Message
-		if err := wire.Decode([]byte(tc.in), &m); err != nil {
+		if err := wireimpl.Decode([]byte(tc.in), &m); err != nil {
 			t.Fatal(err)
 		}
 		var ve *wire.ValidationError
@@ -48,7 +49,7 @@ func TestEnumValues(t *testing.T) {
 	// A wrong JSON kind is a decoding error.
 	var bad Message
 	var de *wire.DecodeError
-	if err := wire.Decode([]byte(`{"role":1,"cacheScope":"public"}`), &bad); !errors.As(err, &de) || de.JSONPath() != "role" {
+	if err := wireimpl.Decode([]byte(`{"role":1,"cacheScope":"public"}`), &bad); !errors.As(err, &de) || de.JSONPath() != "role" {
 		t.Fatalf("role: 1 gave %v", err)
 	}
 }

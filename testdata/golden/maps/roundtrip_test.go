@@ -9,22 +9,23 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // A map with typed values decodes into a Go map, validates every value at
 // its key and encodes with sorted keys.
 func TestTypedMap(t *testing.T) {
 	var s Scores
-	if err := wire.Decode([]byte(`{"zoe":3,"al":0,"a b":1}`), &s); err != nil {
+	if err := wireimpl.Decode([]byte(`{"zoe":3,"al":0,"a b":1}`), &s); err != nil {
 		t.Fatal(err)
 	}
 	if len(s) != 3 || s["zoe"] != 3 {
 		t.Fatalf("decoded %v", s)
 	}
-	if out, _ := wire.Marshal(&s); string(out) != `{"a b":1,"al":0,"zoe":3}` {
+	if out, _ := wireimpl.Marshal(&s); string(out) != `{"a b":1,"al":0,"zoe":3}` {
 		t.Fatalf("encoded %s", out)
 	}
-	if err := wire.Decode([]byte(`{"al":-1,"a b":-2}`), &s); err != nil {
+	if err := wireimpl.Decode([]byte(`{"al":-1,"a b":-2}`), &s); err != nil {
 		t.Fatal(err)
 	}
 	var ve *wire.ValidationError
@@ -33,14 +34,14 @@ func TestTypedMap(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	var de *wire.DecodeError
-	if err := wire.Decode([]byte(`{"al":1,"al":2}`), &s); !errors.As(err, &de) || !strings.Contains(de.Msg, `duplicate member "al"`) {
+	if err := wireimpl.Decode([]byte(`{"al":1,"al":2}`), &s); !errors.As(err, &de) || !strings.Contains(de.Msg, `duplicate member "al"`) {
 		t.Fatalf("duplicate key: %v", err)
 	}
-	if err := wire.Decode([]byte(`{"al":"1"}`), &s); !errors.As(err, &de) || de.JSONPath() != "al" {
+	if err := wireimpl.Decode([]byte(`{"al":"1"}`), &s); !errors.As(err, &de) || de.JSONPath() != "al" {
 		t.Fatalf("string value: %v", err)
 	}
 	// {} stays a present, empty map.
-	if err := wire.Decode([]byte(`{}`), &s); err != nil || s == nil || len(s) != 0 {
+	if err := wireimpl.Decode([]byte(`{}`), &s); err != nil || s == nil || len(s) != 0 {
 		t.Fatalf("{}: %v %#v", err, s)
 	}
 }
@@ -50,7 +51,7 @@ func TestTypedMap(t *testing.T) {
 func TestFreeFormVerbatim(t *testing.T) {
 	in := `{"labels":{"b":"2","a":"1"},"limits":{"x":{"max":3}},"experimental":{"z" : 1.50, "a":[null,{"k":true}]},"extensions":{"io.x/y":{}},"arguments":{"n":1e400},"inputSchema":{"type":"object","properties":{"q":{"type":"string"}}}}`
 	var s Settings
-	if err := wire.Decode([]byte(in), &s); err != nil {
+	if err := wireimpl.Decode([]byte(in), &s); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Validate(); err != nil {
@@ -62,14 +63,14 @@ func TestFreeFormVerbatim(t *testing.T) {
 	if s.Limits["x"].Max != 3 {
 		t.Fatalf("limits: %+v", s.Limits)
 	}
-	out, _ := wire.Marshal(&s)
+	out, _ := wireimpl.Marshal(&s)
 	want := strings.Replace(in, `{"b":"2","a":"1"}`, `{"a":"1","b":"2"}`, 1) // typed maps are written sorted
 	if string(out) != want {
 		t.Fatalf("re-encoded\n%s\nwant\n%s", out, want)
 	}
 	// A free-form object member must still be an object.
 	var de *wire.DecodeError
-	if err := wire.Decode([]byte(`{"labels":{},"inputSchema":{"type":"object"},"experimental":[]}`), &s); !errors.As(err, &de) || de.JSONPath() != "experimental" {
+	if err := wireimpl.Decode([]byte(`{"labels":{},"inputSchema":{"type":"object"},"experimental":[]}`), &s); !errors.As(err, &de) || de.JSONPath() != "experimental" {
 		t.Fatalf("experimental: []: %v", err)
 	}
 	// The declared members of an open object are checked on the raw bytes.
@@ -83,7 +84,7 @@ func TestFreeFormVerbatim(t *testing.T) {
 		{`{"labels":{},"inputSchema":{"type":"object"},"extensions":{"a":{},"io.x/y":5}}`, `extensions["io.x/y"]: expected object, got number`},
 	} {
 		var s Settings
-		if err := wire.Decode([]byte(tc.in), &s); err != nil {
+		if err := wireimpl.Decode([]byte(tc.in), &s); err != nil {
 			t.Fatalf("%s: %v", tc.in, err)
 		}
 		var ve *wire.ValidationError
@@ -93,14 +94,14 @@ func TestFreeFormVerbatim(t *testing.T) {
 	}
 	// A missing required verbatim object is not invented.
 	var m Settings
-	if err := wire.Decode([]byte(`{"labels":{}}`), &m); err != nil {
+	if err := wireimpl.Decode([]byte(`{"labels":{}}`), &m); err != nil {
 		t.Fatal(err)
 	}
-	if out, _ := wire.Marshal(&m); string(out) != `{"labels":{}}` {
+	if out, _ := wireimpl.Marshal(&m); string(out) != `{"labels":{}}` {
 		t.Fatalf("got %s", out)
 	}
 	// Built in Go, a nil required object is written as {}.
-	if out, _ := wire.Marshal(&Settings{}); string(out) != `{"labels":{},"inputSchema":{}}` {
+	if out, _ := wireimpl.Marshal(&Settings{}); string(out) != `{"labels":{},"inputSchema":{}}` {
 		t.Fatalf("got %s", out)
 	}
 }
@@ -109,18 +110,18 @@ func TestFreeFormVerbatim(t *testing.T) {
 func TestFreeFormDefinitions(t *testing.T) {
 	for _, in := range []string{`null`, `1.25`, `"s"`, `[1,{"a":[]}]`, `{"k" : "v"}`} {
 		var a Anything
-		if err := wire.Decode([]byte(in), &a); err != nil || string(a) != in {
+		if err := wireimpl.Decode([]byte(in), &a); err != nil || string(a) != in {
 			t.Fatalf("%s: %v %s", in, err, a)
 		}
 	}
 	// A member referring to a free-form object definition keeps it
 	// verbatim and still requires an object.
 	var s Settings
-	if err := wire.Decode([]byte(`{"labels":{},"inputSchema":{"type":"object"},"free":{"a" :1}}`), &s); err != nil || string(s.Free) != `{"a" :1}` {
+	if err := wireimpl.Decode([]byte(`{"labels":{},"inputSchema":{"type":"object"},"free":{"a" :1}}`), &s); err != nil || string(s.Free) != `{"a" :1}` {
 		t.Fatalf("free: %v %s", err, s.Free)
 	}
 	var de *wire.DecodeError
-	if err := wire.Decode([]byte(`{"labels":{},"inputSchema":{"type":"object"},"free":"x"}`), &s); !errors.As(err, &de) || de.JSONPath() != "free" {
+	if err := wireimpl.Decode([]byte(`{"labels":{},"inputSchema":{"type":"object"},"free":"x"}`), &s); !errors.As(err, &de) || de.JSONPath() != "free" {
 		t.Fatalf("free: \"x\": %v", err)
 	}
 }

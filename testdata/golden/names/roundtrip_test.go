@@ -6,7 +6,7 @@ package names
 import (
 	"testing"
 
-	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // Every enum value has its own constant even when their natural names
@@ -35,13 +35,13 @@ func TestEnumConstantsAreDistinct(t *testing.T) {
 func TestMemberNames(t *testing.T) {
 	in := `{"foo_bar":"s","fooBar":1,"extra":"e","validate":true,"string":"x","io.example/id":"i","2fa":false,"other":null}`
 	var o Obj
-	if err := wire.Decode([]byte(in), &o); err != nil {
+	if err := wireimpl.Decode([]byte(in), &o); err != nil {
 		t.Fatal(err)
 	}
 	if o.FooBar.Value != "s" || o.FooBar_.Value != 1 || o.Extra_.Value != "e" || !o.Validate_.Value || o.String_.Value != "x" || o.ID.Value != "i" || !o.X2fa.Set || len(o.Extra) != 1 {
 		t.Fatalf("decoded %+v", o)
 	}
-	if out, _ := wire.Marshal(&o); string(out) != in {
+	if out, _ := wireimpl.Marshal(&o); string(out) != in {
 		t.Fatalf("re-encoded %s", out)
 	}
 }
@@ -49,13 +49,13 @@ func TestMemberNames(t *testing.T) {
 // Union members named like union methods are renamed; decoding picks them.
 func TestUnionMemberNames(t *testing.T) {
 	var u U
-	if err := wire.Decode([]byte(`{"a":"x"}`), &u); err != nil || u.Validate2 == nil || u.Validate2.A != "x" {
+	if err := wireimpl.Decode([]byte(`{"a":"x"}`), &u); err != nil || u.Validate2 == nil || u.Validate2.A != "x" {
 		t.Fatalf("%v %+v", err, u)
 	}
-	if err := wire.Decode([]byte(`{"b":"y"}`), &u); err != nil || u.IsZero2 == nil {
+	if err := wireimpl.Decode([]byte(`{"b":"y"}`), &u); err != nil || u.IsZero2 == nil {
 		t.Fatalf("%v %+v", err, u)
 	}
-	if err := wire.Decode([]byte(`"z"`), &u); err != nil || u.String.Value != "z" || u.IsZero() || u.Validate() != nil {
+	if err := wireimpl.Decode([]byte(`"z"`), &u); err != nil || u.String.Value != "z" || u.IsZero() || u.Validate() != nil {
 		t.Fatalf("%v %+v", err, u)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // A tree that refers to itself through an array, an optional member and a
@@ -16,7 +17,7 @@ import (
 func TestTreeRoundTrip(t *testing.T) {
 	in := `{"name":"root","children":[{"name":"a","children":[]},{"name":"b","next":{"name":"c","byName":{"d":{"name":"d"}}}}],"next":{"name":"n"}}`
 	var n Node
-	if err := wire.Decode([]byte(in), &n); err != nil {
+	if err := wireimpl.Decode([]byte(in), &n); err != nil {
 		t.Fatal(err)
 	}
 	if err := n.Validate(); err != nil {
@@ -25,11 +26,11 @@ func TestTreeRoundTrip(t *testing.T) {
 	if n.Children[1].Next.ByName["d"].Name != "d" || n.Next.Name != "n" || n.Children[0].Children == nil {
 		t.Fatalf("decoded %+v", n)
 	}
-	if out, _ := wire.Marshal(&n); string(out) != in {
+	if out, _ := wireimpl.Marshal(&n); string(out) != in {
 		t.Fatalf("re-encoded %s", out)
 	}
 	bad := `{"name":"root","children":[{"name":"a"},{"next":{"byName":{"k":{}}}}]}`
-	if err := wire.Decode([]byte(bad), &n); err != nil {
+	if err := wireimpl.Decode([]byte(bad), &n); err != nil {
 		t.Fatal(err)
 	}
 	var ve *wire.ValidationError
@@ -46,22 +47,22 @@ func TestTreeRoundTrip(t *testing.T) {
 	}
 }
 
-// Recursion is bounded by wire.MaxDepth while decoding.
+// Recursion is bounded by wireimpl.MaxDepth while decoding.
 func TestDeepTree(t *testing.T) {
 	deep := func(levels int) string {
 		// Each "next" level is one object.
 		return strings.Repeat(`{"name":"x","next":`, levels-1) + `{"name":"x"}` + strings.Repeat("}", levels-1)
 	}
 	var n Node
-	if err := wire.Decode([]byte(deep(wire.MaxDepth)), &n); err != nil {
-		t.Fatalf("%d levels: %v", wire.MaxDepth, err)
+	if err := wireimpl.Decode([]byte(deep(wireimpl.MaxDepth)), &n); err != nil {
+		t.Fatalf("%d levels: %v", wireimpl.MaxDepth, err)
 	}
 	if err := n.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	err := wire.Decode([]byte(deep(wire.MaxDepth+1)), &n)
+	err := wireimpl.Decode([]byte(deep(wireimpl.MaxDepth+1)), &n)
 	if err == nil || !strings.Contains(err.Error(), "nesting deeper than") {
-		t.Fatalf("%d levels: %v", wire.MaxDepth+1, err)
+		t.Fatalf("%d levels: %v", wireimpl.MaxDepth+1, err)
 	}
 }
 
@@ -69,7 +70,7 @@ func TestDeepTree(t *testing.T) {
 // Validate names where the required member is missing.
 func TestRequiredSelfReference(t *testing.T) {
 	var l Link
-	if err := wire.Decode([]byte(`{"value":1,"self":{"value":2,"self":{"value":3}}}`), &l); err != nil {
+	if err := wireimpl.Decode([]byte(`{"value":1,"self":{"value":2,"self":{"value":3}}}`), &l); err != nil {
 		t.Fatal(err)
 	}
 	if l.Self == nil || l.Self.Self == nil || l.Self.Self.Value != 3 || l.Self.Self.Self != nil {
@@ -78,7 +79,7 @@ func TestRequiredSelfReference(t *testing.T) {
 	if err := l.Validate(); err == nil || err.Error() != "invalid value: self.self.self: required member is missing" {
 		t.Fatalf("got %v", err)
 	}
-	if out, _ := wire.Marshal(&l); string(out) != `{"value":1,"self":{"value":2,"self":{"value":3}}}` {
+	if out, _ := wireimpl.Marshal(&l); string(out) != `{"value":1,"self":{"value":2,"self":{"value":3}}}` {
 		t.Fatalf("re-encoded %s", out)
 	}
 }
@@ -87,7 +88,7 @@ func TestRequiredSelfReference(t *testing.T) {
 func TestRecursiveUnion(t *testing.T) {
 	in := `{"op":"add","args":[1,{"op":"neg","args":[2.5]},{"op":"add","args":[],"left":3}]}`
 	var e Expr
-	if err := wire.Decode([]byte(in), &e); err != nil {
+	if err := wireimpl.Decode([]byte(in), &e); err != nil {
 		t.Fatal(err)
 	}
 	if e.Op == nil || len(e.Op.Args) != 3 || e.Op.Args[1].Op.Args[0].Number.Value != 2.5 || e.Op.Args[2].Op.Left.Number.Value != 3 {
@@ -96,17 +97,17 @@ func TestRecursiveUnion(t *testing.T) {
 	if err := e.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if out, _ := wire.Marshal(&e); string(out) != in {
+	if out, _ := wireimpl.Marshal(&e); string(out) != in {
 		t.Fatalf("re-encoded %s", out)
 	}
-	if err := wire.Decode([]byte(`{"op":"mul","args":[{"op":"neg"}]}`), &e); err != nil {
+	if err := wireimpl.Decode([]byte(`{"op":"mul","args":[{"op":"neg"}]}`), &e); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.Validate(); err == nil || err.Error() != `invalid value: op: "mul" is not one of "add", "neg"; args[0].args: required member is missing` {
 		t.Fatalf("got %v", err)
 	}
 	var de *wire.DecodeError
-	if err := wire.Decode([]byte(`{"op":"add","args":[true]}`), &e); !errors.As(err, &de) || de.JSONPath() != "args[0]" {
+	if err := wireimpl.Decode([]byte(`{"op":"add","args":[true]}`), &e); !errors.As(err, &de) || de.JSONPath() != "args[0]" {
 		t.Fatalf("got %v", err)
 	}
 }

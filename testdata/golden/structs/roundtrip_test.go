@@ -9,11 +9,12 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
-func encode(t *testing.T, v wire.EncodeJSONer) string {
+func encode(t *testing.T, v wireimpl.EncodeJSONer) string {
 	t.Helper()
-	b, err := wire.Marshal(v)
+	b, err := wireimpl.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +39,7 @@ func violations(t *testing.T, err error) []string {
 func TestRequiredZeroValuesRoundTrip(t *testing.T) {
 	in := `{"kind":"page","ttlMs":0,"title":"t","items":[]}`
 	var p Page
-	if err := wire.Decode([]byte(in), &p); err != nil {
+	if err := wireimpl.Decode([]byte(in), &p); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Validate(); err != nil {
@@ -58,7 +59,7 @@ func TestRequiredZeroValuesRoundTrip(t *testing.T) {
 func TestOptionalPresence(t *testing.T) {
 	in := `{"kind":"page","ttlMs":5,"title":"t","cursor":"","priority":0,"draft":false,"items":["a"],"tags":[],"capabilities":{},"link":"https://example.com/x"}`
 	var p Page
-	if err := wire.Decode([]byte(in), &p); err != nil {
+	if err := wireimpl.Decode([]byte(in), &p); err != nil {
 		t.Fatal(err)
 	}
 	if !p.Cursor.Set || p.Cursor.Value != "" || !p.Priority.Set || !p.Draft.Set {
@@ -77,7 +78,7 @@ func TestOptionalPresence(t *testing.T) {
 		t.Fatalf("re-encoded\n%s\nwant\n%s", got, in)
 	}
 	var q Page
-	if err := wire.Decode([]byte(`{"kind":"page","ttlMs":1,"title":"t","items":[]}`), &q); err != nil {
+	if err := wireimpl.Decode([]byte(`{"kind":"page","ttlMs":1,"title":"t","items":[]}`), &q); err != nil {
 		t.Fatal(err)
 	}
 	if q.Cursor.Set || q.Tags != nil || q.Capabilities != nil || q.Priority.Set {
@@ -90,7 +91,7 @@ func TestOptionalPresence(t *testing.T) {
 func TestUndeclaredMembers(t *testing.T) {
 	in := `{"z":{"a" : [1,2]},"kind":"page","ttlMs":1,"title":"t","items":[],"a":null}`
 	var p Page
-	if err := wire.Decode([]byte(in), &p); err != nil {
+	if err := wireimpl.Decode([]byte(in), &p); err != nil {
 		t.Fatal(err)
 	}
 	want := `{"kind":"page","ttlMs":1,"title":"t","items":[],"z":{"a" : [1,2]},"a":null}`
@@ -98,7 +99,7 @@ func TestUndeclaredMembers(t *testing.T) {
 		t.Fatalf("got %s, want %s", got, want)
 	}
 	var person Person
-	err := wire.Decode([]byte(`{"name":"n","nickname":"x"}`), &person)
+	err := wireimpl.Decode([]byte(`{"name":"n","nickname":"x"}`), &person)
 	if err == nil || !strings.Contains(err.Error(), `unknown member "nickname"`) {
 		t.Fatalf("additionalProperties false: got %v", err)
 	}
@@ -108,12 +109,12 @@ func TestUndeclaredMembers(t *testing.T) {
 // Validate.
 func TestConstMembers(t *testing.T) {
 	var p Page
-	err := wire.Decode([]byte(`{"kind":"book","ttlMs":1,"title":"t","items":[]}`), &p)
+	err := wireimpl.Decode([]byte(`{"kind":"book","ttlMs":1,"title":"t","items":[]}`), &p)
 	var de *wire.DecodeError
 	if !errors.As(err, &de) || de.JSONPath() != "kind" {
 		t.Fatalf("kind: got %v, want a decode error at kind", err)
 	}
-	if err := wire.Decode([]byte(`{"kind":"page","version":"v2","ttlMs":1,"title":"t","items":[]}`), &p); err != nil {
+	if err := wireimpl.Decode([]byte(`{"kind":"page","version":"v2","ttlMs":1,"title":"t","items":[]}`), &p); err != nil {
 		t.Fatal(err)
 	}
 	if got := violations(t, p.Validate()); len(got) != 1 || got[0] != `version: must be "v1"` {
@@ -126,7 +127,7 @@ func TestConstMembers(t *testing.T) {
 func TestValidate(t *testing.T) {
 	in := `{"ttlMs":-1,"title":"","priority":1.5,"items":["x"],"tags":["a","b","c","d"],"author":{"email":"nope"},"link":"not a uri"}`
 	var p Page
-	if err := wire.Decode([]byte(in), &p); err != nil {
+	if err := wireimpl.Decode([]byte(in), &p); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{
@@ -150,7 +151,7 @@ func TestValidate(t *testing.T) {
 	// maxLength counts characters, not bytes.
 	var q Page
 	title := strings.Repeat("é", 80)
-	if err := wire.Decode([]byte(`{"kind":"page","ttlMs":0,"title":"`+title+`","items":[]}`), &q); err != nil {
+	if err := wireimpl.Decode([]byte(`{"kind":"page","ttlMs":0,"title":"`+title+`","items":[]}`), &q); err != nil {
 		t.Fatal(err)
 	}
 	if err := q.Validate(); err != nil {
@@ -168,7 +169,7 @@ func TestStrictDecoding(t *testing.T) {
 		{`{"kind":"page","ttlMs":1,"title":"t","items":[],"author":{"name":"a","name":"b"}}`, "author", `duplicate member "name"`},
 	} {
 		var p Page
-		err := wire.Decode([]byte(tc.in), &p)
+		err := wireimpl.Decode([]byte(tc.in), &p)
 		var de *wire.DecodeError
 		if !errors.As(err, &de) || de.JSONPath() != tc.path || !strings.Contains(de.Msg, tc.msg) {
 			t.Errorf("%s: got %v, want %q at %q", tc.in, err, tc.msg, tc.path)
@@ -177,7 +178,7 @@ func TestStrictDecoding(t *testing.T) {
 	// "Title" is not "title": the required member is missing and the
 	// variant is kept as an undeclared member.
 	var p Page
-	if err := wire.Decode([]byte(`{"kind":"page","ttlMs":1,"Title":"t","items":[]}`), &p); err != nil {
+	if err := wireimpl.Decode([]byte(`{"kind":"page","ttlMs":1,"Title":"t","items":[]}`), &p); err != nil {
 		t.Fatal(err)
 	}
 	if got := violations(t, p.Validate()); len(got) != 1 || got[0] != "title: required member is missing" {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // A string-or-integer id keeps its JSON kind: 1 and "1" stay different
@@ -28,7 +29,7 @@ func TestRequestIdKeepsKind(t *testing.T) {
 		{`{"id":"x","progressToken":7,"selection":"a"}`, true, "x", 0},
 	} {
 		var r Request
-		if err := wire.Decode([]byte(tc.in), &r); err != nil {
+		if err := wireimpl.Decode([]byte(tc.in), &r); err != nil {
 			t.Fatalf("%s: %v", tc.in, err)
 		}
 		if r.ID.String.Set != tc.str || r.ID.Integer.Set == tc.str || r.ID.String.Value != tc.strVal || r.ID.Integer.Value != tc.intVal {
@@ -37,19 +38,19 @@ func TestRequestIdKeepsKind(t *testing.T) {
 		if err := r.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		out, _ := wire.Marshal(&r)
+		out, _ := wireimpl.Marshal(&r)
 		if string(out) != tc.in {
 			t.Fatalf("%s re-encoded as %s", tc.in, out)
 		}
 	}
 	var r Request
-	if err := wire.Decode([]byte(`{"id":1,"selection":["a"]}`), &r); err != nil || r.Selection.Array == nil || r.Selection.String.Set {
+	if err := wireimpl.Decode([]byte(`{"id":1,"selection":["a"]}`), &r); err != nil || r.Selection.Array == nil || r.Selection.String.Set {
 		t.Fatalf("selection array: %v %+v", err, r.Selection)
 	}
-	if err := wire.Decode([]byte(`{"id":1,"selection":[]}`), &r); err != nil || r.Selection.Array == nil || r.Selection.IsZero() {
+	if err := wireimpl.Decode([]byte(`{"id":1,"selection":[]}`), &r); err != nil || r.Selection.Array == nil || r.Selection.IsZero() {
 		t.Fatalf("selection []: %v %+v", err, r.Selection)
 	}
-	if err := wire.Decode([]byte(`{"id":1}`), &r); err != nil || !r.Selection.IsZero() || !r.ProgressToken.IsZero() {
+	if err := wireimpl.Decode([]byte(`{"id":1}`), &r); err != nil || !r.Selection.IsZero() || !r.ProgressToken.IsZero() {
 		t.Fatalf("absent unions: %v %+v", err, r)
 	}
 }
@@ -69,14 +70,14 @@ func TestID1_RejectsOtherKinds(t *testing.T) {
 		{`{"id":1,"selection":5}`, "number matches no member of Selection"},
 	} {
 		var r Request
-		err := wire.Decode([]byte(tc.in), &r)
+		err := wireimpl.Decode([]byte(tc.in), &r)
 		var de *wire.DecodeError
 		if !errors.As(err, &de) || !strings.Contains(de.Msg, tc.msg) {
 			t.Errorf("%s: got %v, want %q", tc.in, err, tc.msg)
 		}
 	}
 	var id RequestId
-	if err := wire.Decode([]byte(`"abc"`), &id); err != nil || id.String.Value != "abc" {
+	if err := wireimpl.Decode([]byte(`"abc"`), &id); err != nil || id.String.Value != "abc" {
 		t.Fatal(err)
 	}
 	var empty RequestId
@@ -85,13 +86,13 @@ func TestID1_RejectsOtherKinds(t *testing.T) {
 	}
 	// A required id that is missing is reported by Validate, not invented.
 	var r Request
-	if err := wire.Decode([]byte(`{}`), &r); err != nil {
+	if err := wireimpl.Decode([]byte(`{}`), &r); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.Validate(); err == nil || !strings.Contains(err.Error(), "id: required member is missing") {
 		t.Fatalf("got %v", err)
 	}
-	if out, _ := wire.Marshal(&r); string(out) != `{}` {
+	if out, _ := wireimpl.Marshal(&r); string(out) != `{}` {
 		t.Fatalf("missing id re-encoded as %s", out)
 	}
 }

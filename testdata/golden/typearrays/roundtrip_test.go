@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // type ["integer","null"]: absent, null and a number are three different
@@ -28,7 +29,7 @@ func TestNullableTriState(t *testing.T) {
 		{`{"done":3,"value":2.5}`, true, false, 0},
 	} {
 		var p Progress
-		if err := wire.Decode([]byte(tc.in), &p); err != nil {
+		if err := wireimpl.Decode([]byte(tc.in), &p); err != nil {
 			t.Fatalf("%s: %v", tc.in, err)
 		}
 		if p.Total.IsZero() != tc.totalAbsent || p.Total.Null != tc.totalNull || p.Total.Integer.Value != tc.total {
@@ -37,12 +38,12 @@ func TestNullableTriState(t *testing.T) {
 		if err := p.Validate(); err != nil {
 			t.Fatalf("%s: %v", tc.in, err)
 		}
-		if out, _ := wire.Marshal(&p); string(out) != tc.in {
+		if out, _ := wireimpl.Marshal(&p); string(out) != tc.in {
 			t.Fatalf("%s re-encoded as %s", tc.in, out)
 		}
 	}
 	var p Progress
-	if err := wire.Decode([]byte(`{"done":null,"value":1}`), &p); err != nil || !p.Value.Number.Set || p.Value.Number.Value != 1 {
+	if err := wireimpl.Decode([]byte(`{"done":null,"value":1}`), &p); err != nil || !p.Value.Number.Set || p.Value.Number.Value != 1 {
 		t.Fatalf("value 1: %v %+v", err, p.Value)
 	}
 }
@@ -51,7 +52,7 @@ func TestNullableTriState(t *testing.T) {
 // (minimum to the integer); other kinds are rejected while decoding.
 func TestTypeListChecks(t *testing.T) {
 	var p Progress
-	if err := wire.Decode([]byte(`{"done":-1}`), &p); err != nil {
+	if err := wireimpl.Decode([]byte(`{"done":-1}`), &p); err != nil {
 		t.Fatal(err)
 	}
 	var ve *wire.ValidationError
@@ -67,14 +68,14 @@ func TestTypeListChecks(t *testing.T) {
 		{`{"done":1,"value":[]}`, "value", "array matches no member of Scalar"},
 	} {
 		var p Progress
-		err := wire.Decode([]byte(tc.in), &p)
+		err := wireimpl.Decode([]byte(tc.in), &p)
 		var de *wire.DecodeError
 		if !errors.As(err, &de) || de.JSONPath() != tc.path || !strings.Contains(de.Msg, tc.msg) {
 			t.Errorf("%s: got %v, want %q at %q", tc.in, err, tc.msg, tc.path)
 		}
 	}
 	// The required member "done" missing is not the same as null.
-	if err := wire.Decode([]byte(`{}`), &p); err != nil {
+	if err := wireimpl.Decode([]byte(`{}`), &p); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.Validate(); err == nil || err.Error() != "invalid value: done: required member is missing" {

@@ -16,6 +16,7 @@ import (
 
 const (
 	wirePkg = "github.com/mcpgen/mcpgen/runtime/wire"
+	implPkg = "github.com/mcpgen/mcpgen/runtime/wireimpl"
 	jxPkg   = "github.com/go-faster/jx"
 )
 
@@ -41,6 +42,7 @@ func Files(pkg *plan.Package) ([]File, error) {
 		f := jen.NewFile(pkg.Name)
 		f.HeaderComment(header(pkg))
 		f.ImportName(wirePkg, "wire")
+		f.ImportName(implPkg, "wireimpl")
 		f.ImportName(jxPkg, "jx")
 		part.fill(f, pkg)
 		var buf bytes.Buffer
@@ -92,7 +94,10 @@ func docComment(text string) *jen.Statement {
 	return jen.Comment(strings.Join(lines, "\n"))
 }
 
+// wq names what users touch (package wire: Opt, Raw, Members, Kind, ID);
+// iq what only generated code calls (package wireimpl).
 func wq(name string) *jen.Statement  { return jen.Qual(wirePkg, name) }
+func iq(name string) *jen.Statement  { return jen.Qual(implPkg, name) }
 func jxq(name string) *jen.Statement { return jen.Qual(jxPkg, name) }
 
 // goType is the Go type of a value.
@@ -108,6 +113,8 @@ func goType(v *plan.Value) *jen.Statement {
 		return jen.Bool()
 	case plan.Raw:
 		return wq("Raw")
+	case plan.ID:
+		return wq("ID")
 	case plan.Named:
 		return jen.Id(v.Type.Name)
 	case plan.List:
@@ -145,13 +152,13 @@ func variantType(v *plan.Variant) *jen.Statement {
 func variantRepr(v *plan.Variant) plan.Repr {
 	u := plan.Underlying(v.Value)
 	switch u.Kind {
-	case plan.Raw, plan.List, plan.Dict, plan.Null:
+	case plan.Raw, plan.List, plan.Dict, plan.Null, plan.ID:
 		return plan.Plain
 	case plan.Named:
 		switch u.Type.Kind {
 		case plan.Struct, plan.Union:
 			return plan.Pointer
-		case plan.Map, plan.Slice:
+		case plan.Map, plan.Slice, plan.Verbatim:
 			return plan.Plain
 		}
 	}
@@ -167,8 +174,11 @@ func isSet(x *jen.Statement, v *plan.Variant) *jen.Statement {
 	case plan.Optional:
 		return f.Dot("Set")
 	}
-	if plan.Underlying(v.Value).Kind == plan.Null {
+	switch plan.Underlying(v.Value).Kind {
+	case plan.Null:
 		return f
+	case plan.ID:
+		return jen.Op("!").Add(f).Dot("IsZero").Call()
 	}
 	return f.Op("!=").Nil()
 }
@@ -198,7 +208,7 @@ func cl(s *jen.Statement) *jen.Statement {
 
 // checkedRaw reports whether a struct field is a verbatim object that
 // declares members (Tool.inputSchema): its decoder checks those members
-// while scanning the value (wire.Decoder.RawChecked), so that Validate
+// while scanning the value (wireimpl.Decoder.RawChecked), so that Validate
 // need not scan it again.
 func checkedRaw(f *plan.Field) bool {
 	if f.Repr != plan.Plain || f.Value == nil || f.Const != nil {

@@ -11,7 +11,7 @@ import (
 )
 
 // jsonFile writes DecodeJSON, EncodeJSON, MarshalJSON and UnmarshalJSON for
-// every named type. Decoders read through wire.Decoder (jx underneath),
+// every named type. Decoders read through wireimpl.Decoder (jx underneath),
 // encoders write to a jx.Encoder; nothing uses reflection.
 func jsonFile(f *jen.File, pkg *plan.Package) {
 	for _, t := range pkg.Types {
@@ -25,6 +25,8 @@ func jsonFile(f *jen.File, pkg *plan.Package) {
 			scalarCodec(f, t)
 		case plan.Map, plan.Slice:
 			containerCodec(f, t)
+		case plan.Verbatim:
+			verbatimCodec(f, t)
 		case plan.Alias:
 			continue
 		}
@@ -37,12 +39,12 @@ func recv(t *plan.Type) *jen.Statement { return jen.Id("x").Op("*").Id(t.Name) }
 func marshalers(f *jen.File, t *plan.Type) {
 	f.Comment("MarshalJSON implements json.Marshaler.")
 	f.Func().Params(jen.Id("x").Id(t.Name)).Id("MarshalJSON").Params().Params(jen.Index().Byte(), jen.Error()).Block(
-		jen.Return(wq("Marshal").Call(jen.Op("&").Id("x"))),
+		jen.Return(iq("Marshal").Call(jen.Op("&").Id("x"))),
 	)
 	f.Comment("UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects")
-	f.Comment("duplicate members, invalid UTF-8 and nesting deeper than wire.MaxDepth.")
+	f.Comment("duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.")
 	f.Func().Params(recv(t)).Id("UnmarshalJSON").Params(jen.Id("data").Index().Byte()).Error().Block(
-		jen.Return(wq("Decode").Call(jen.Id("data"), jen.Id("x"))),
+		jen.Return(iq("Decode").Call(jen.Id("data"), jen.Id("x"))),
 	)
 	f.Line()
 }
@@ -56,7 +58,7 @@ func structDecoder(f *jen.File, t *plan.Type) {
 		w, m := bit(fl.Index)
 		body := []jen.Code{
 			jen.If(jen.Id("seen").Index(jen.Lit(w)).Op("&").Lit(m).Op("!=").Lit(0)).Block(
-				jen.Return(wq("DuplicateKey").Call(jen.Id("key"))),
+				jen.Return(iq("DuplicateKey").Call(jen.Id("key"))),
 			),
 			jen.Id("seen").Index(jen.Lit(w)).Op("|=").Lit(m),
 		}
@@ -66,7 +68,7 @@ func structDecoder(f *jen.File, t *plan.Type) {
 	if t.Extra {
 		cases = append(cases, jen.Default().Block(jen.Return(jen.Id("d").Dot("AddMember").Call(jen.Op("&").Id("x").Dot("Extra"), jen.Id("key")))))
 	} else {
-		cases = append(cases, jen.Default().Block(jen.Return(wq("UnknownMember").Call(jen.Id("key")))))
+		cases = append(cases, jen.Default().Block(jen.Return(iq("UnknownMember").Call(jen.Id("key")))))
 	}
 	var body []jen.Code
 	body = append(body, jen.Op("*").Id("x").Op("=").Id(t.Name).Values())
@@ -78,7 +80,7 @@ func structDecoder(f *jen.File, t *plan.Type) {
 		cb = append(cb,
 			jen.Var().Err().Error(),
 			jen.Switch(jen.String().Parens(jen.Id("key"))).Block(cases...),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(wq("AtKey").Call(jen.Err(), jen.String().Parens(jen.Id("key"))))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(iq("AtKey").Call(jen.Err(), jen.String().Parens(jen.Id("key"))))),
 			jen.Return(jen.Nil()),
 		)
 	} else {
@@ -101,7 +103,7 @@ func structDecoder(f *jen.File, t *plan.Type) {
 	}
 	body = append(body, jen.Return(jen.Nil()))
 	f.Commentf("DecodeJSON reads a %s object.", t.Name)
-	f.Func().Params(recv(t)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Add(wq("Decoder"))).Error().Block(body...)
+	f.Func().Params(recv(t)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Add(iq("Decoder"))).Error().Block(body...)
 	f.Line()
 }
 
@@ -114,7 +116,7 @@ func decodeField(t *plan.Type, fl *plan.Field) []jen.Code {
 	if fl.Const != nil {
 		fn := map[plan.ValueKind]string{plan.String: "DecodeConstString", plan.Int: "DecodeConstInt", plan.Float: "DecodeConstFloat", plan.Bool: "DecodeConstBool"}[fl.Value.Kind]
 		if fl.Repr == plan.NoField {
-			return []jen.Code{jen.Err().Op("=").Add(wq(fn)).Call(jen.Id("d"), jen.Id(fl.ConstGo))}
+			return []jen.Code{jen.Err().Op("=").Add(iq(fn)).Call(jen.Id("d"), jen.Id(fl.ConstGo))}
 		}
 		return append(decodeValue(fl.Value, cl(tgt).Dot("Value")), cl(tgt).Dot("Set").Op("=").True())
 	}
@@ -150,12 +152,14 @@ func decodeValue(v *plan.Value, tgt *jen.Statement) []jen.Code {
 			return []jen.Code{jen.List(cl(tgt), jen.Err()).Op("=").Add(d).Dot("Raw").Call()}
 		}
 		return []jen.Code{jen.List(cl(tgt), jen.Err()).Op("=").Add(d).Dot("RawKind").Call(kindConst(u.RawKind))}
+	case plan.ID:
+		return []jen.Code{jen.List(cl(tgt), jen.Err()).Op("=").Add(d).Dot("ID").Call()}
 	case plan.Named:
 		return []jen.Code{jen.Err().Op("=").Add(cl(tgt)).Dot("DecodeJSON").Call(d)}
 	case plan.List:
-		return []jen.Code{jen.Err().Op("=").Add(wq("DecodeList")).Call(d, jen.Op("&").Add(cl(tgt)), elemDecoder(u.Elem))}
+		return []jen.Code{jen.Err().Op("=").Add(iq("DecodeList")).Call(d, jen.Op("&").Add(cl(tgt)), elemDecoder(u.Elem))}
 	case plan.Dict:
-		return []jen.Code{jen.Err().Op("=").Add(wq("DecodeMap")).Call(d, jen.Op("&").Add(cl(tgt)), elemDecoder(u.Elem))}
+		return []jen.Code{jen.Err().Op("=").Add(iq("DecodeMap")).Call(d, jen.Op("&").Add(cl(tgt)), elemDecoder(u.Elem))}
 	}
 	panic(fmt.Sprintf("emit: decode kind %d", u.Kind))
 }
@@ -170,33 +174,36 @@ func kindConst(k wire.Kind) *jen.Statement {
 	return wq(map[wire.Kind]string{
 		wire.KindObject: "KindObject", wire.KindArray: "KindArray", wire.KindString: "KindString",
 		wire.KindNumber: "KindNumber", wire.KindBool: "KindBool", wire.KindNull: "KindNull",
+		wire.KindInvalid: "KindInvalid",
 	}[k])
 }
 
-// elemDecoder is a func(*T, *wire.Decoder) error for list and map elements.
+// elemDecoder is a func(*T, *wireimpl.Decoder) error for list and map elements.
 func elemDecoder(v *plan.Value) jen.Code {
 	u := plan.Underlying(v)
 	switch u.Kind {
 	case plan.String:
-		return wq("DecodeString")
+		return iq("DecodeString")
 	case plan.Int:
-		return wq("DecodeInt64")
+		return iq("DecodeInt64")
 	case plan.Float:
-		return wq("DecodeFloat64")
+		return iq("DecodeFloat64")
 	case plan.Bool:
-		return wq("DecodeBool")
+		return iq("DecodeBool")
 	case plan.Raw:
 		switch u.RawKind {
 		case wire.KindObject:
-			return wq("DecodeRawObject")
+			return iq("DecodeRawObject")
 		case wire.KindArray:
-			return wq("DecodeRawArray")
+			return iq("DecodeRawArray")
 		}
-		return wq("DecodeRaw")
+		return iq("DecodeRaw")
+	case plan.ID:
+		return iq("DecodeID")
 	case plan.Named:
 		return jen.Parens(jen.Op("*").Id(u.Type.Name)).Dot("DecodeJSON")
 	}
-	return jen.Func().Params(jen.Id("v").Op("*").Add(goType(v)), jen.Id("d").Op("*").Add(wq("Decoder"))).Params(jen.Err().Error()).Block(
+	return jen.Func().Params(jen.Id("v").Op("*").Add(goType(v)), jen.Id("d").Op("*").Add(iq("Decoder"))).Params(jen.Err().Error()).Block(
 		append(decodeValue(v, jen.Parens(jen.Op("*").Id("v"))), jen.Return())...,
 	)
 }
@@ -208,7 +215,7 @@ func structEncoder(f *jen.File, t *plan.Type) {
 		body = append(body, encodeField(fl))
 	}
 	if t.Extra {
-		body = append(body, wq("EncodeMembers").Call(jen.Id("e"), jen.Id("x").Dot("Extra")))
+		body = append(body, iq("EncodeMembers").Call(jen.Id("e"), jen.Id("x").Dot("Extra")))
 	}
 	body = append(body, jen.Id("e").Dot("ObjEnd").Call())
 	f.Commentf("EncodeJSON writes x as a JSON object.")
@@ -252,8 +259,11 @@ func present(v *plan.Value, tgt *jen.Statement) *jen.Statement {
 	if u.Kind == plan.Named && u.Type.Kind == plan.Union {
 		return jen.Op("!").Add(cl(tgt)).Dot("IsZero").Call()
 	}
-	if u.Kind == plan.Null {
+	switch u.Kind {
+	case plan.Null:
 		return cl(tgt)
+	case plan.ID:
+		return jen.Op("!").Add(cl(tgt)).Dot("IsZero").Call()
 	}
 	return cl(tgt).Op("!=").Nil()
 }
@@ -269,7 +279,7 @@ func encodeValue(v *plan.Value, x *jen.Statement, required bool) jen.Code {
 	case plan.Int:
 		return e.Dot("Int64").Call(x)
 	case plan.Float:
-		return wq("EncodeFloat").Call(e, x)
+		return iq("EncodeFloat").Call(e, x)
 	case plan.Bool:
 		return e.Dot("Bool").Call(x)
 	case plan.Null:
@@ -277,17 +287,19 @@ func encodeValue(v *plan.Value, x *jen.Statement, required bool) jen.Code {
 	case plan.Raw:
 		switch {
 		case required && u.RawKind == wire.KindObject:
-			return wq("EncodeRawOr").Call(e, x, jen.Lit("{}"))
+			return iq("EncodeRawOr").Call(e, x, jen.Lit("{}"))
 		case required && u.RawKind == wire.KindArray:
-			return wq("EncodeRawOr").Call(e, x, jen.Lit("[]"))
+			return iq("EncodeRawOr").Call(e, x, jen.Lit("[]"))
 		}
-		return wq("EncodeRaw").Call(e, x)
+		return iq("EncodeRaw").Call(e, x)
+	case plan.ID:
+		return cl(x).Dot("EncodeJSON").Call(e)
 	case plan.Named:
 		return cl(x).Dot("EncodeJSON").Call(e)
 	case plan.List:
-		return wq("EncodeList").Call(e, x, elemEncoder(u.Elem))
+		return iq("EncodeList").Call(e, x, elemEncoder(u.Elem))
 	case plan.Dict:
-		return wq("EncodeMap").Call(e, x, elemEncoder(u.Elem))
+		return iq("EncodeMap").Call(e, x, elemEncoder(u.Elem))
 	}
 	panic(fmt.Sprintf("emit: encode kind %d", u.Kind))
 }
@@ -297,15 +309,17 @@ func elemEncoder(v *plan.Value) jen.Code {
 	u := plan.Underlying(v)
 	switch u.Kind {
 	case plan.String:
-		return wq("EncodeString")
+		return iq("EncodeString")
 	case plan.Int:
-		return wq("EncodeInt64")
+		return iq("EncodeInt64")
 	case plan.Float:
-		return wq("EncodeFloat64")
+		return iq("EncodeFloat64")
 	case plan.Bool:
-		return wq("EncodeBool")
+		return iq("EncodeBool")
 	case plan.Raw:
-		return wq("EncodeRawElem")
+		return iq("EncodeRawElem")
+	case plan.ID:
+		return iq("EncodeID")
 	case plan.Named:
 		return jen.Parens(jen.Op("*").Id(u.Type.Name)).Dot("EncodeJSON")
 	}
@@ -323,7 +337,7 @@ func scalarCodec(f *jen.File, t *plan.Type) {
 	method := map[plan.ValueKind]string{plan.String: "Str", plan.Int: "Int64", plan.Float: "Float64", plan.Bool: "Bool"}[kind]
 	base := map[plan.ValueKind]*jen.Statement{plan.String: jen.String(), plan.Int: jen.Int64(), plan.Float: jen.Float64(), plan.Bool: jen.Bool()}[kind]
 	f.Commentf("DecodeJSON reads a %s.", t.Name)
-	f.Func().Params(recv(t)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Add(wq("Decoder"))).Error().Block(
+	f.Func().Params(recv(t)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Add(iq("Decoder"))).Error().Block(
 		jen.List(jen.Id("v"), jen.Err()).Op(":=").Id("d").Dot(method).Call(),
 		jen.Op("*").Id("x").Op("=").Id(t.Name).Call(jen.Id("v")),
 		jen.Return(jen.Err()),
@@ -335,6 +349,35 @@ func scalarCodec(f *jen.File, t *plan.Type) {
 	f.Line()
 }
 
+// verbatimCodec writes the codec of a named free-form value: it decodes
+// any value of its kind verbatim; an absent (nil) object or array is
+// written as {} or [], any other absent value as null.
+func verbatimCodec(f *jen.File, t *plan.Type) {
+	k := t.Elem.RawKind
+	read := jen.Id("d").Dot("Raw").Call()
+	if k != wire.KindInvalid {
+		read = jen.Id("d").Dot("RawKind").Call(kindConst(k))
+	}
+	f.Commentf("DecodeJSON reads a %s verbatim.", t.Name)
+	f.Func().Params(recv(t)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Add(iq("Decoder"))).Error().Block(
+		jen.List(jen.Id("r"), jen.Err()).Op(":=").Add(read),
+		jen.Op("*").Id("x").Op("=").Id(t.Name).Call(jen.Id("r")),
+		jen.Return(jen.Err()),
+	)
+	var enc jen.Code
+	switch k {
+	case wire.KindObject:
+		enc = iq("EncodeRawOr").Call(jen.Id("e"), wq("Raw").Call(jen.Op("*").Id("x")), jen.Lit("{}"))
+	case wire.KindArray:
+		enc = iq("EncodeRawOr").Call(jen.Id("e"), wq("Raw").Call(jen.Op("*").Id("x")), jen.Lit("[]"))
+	default:
+		enc = iq("EncodeRaw").Call(jen.Id("e"), wq("Raw").Call(jen.Op("*").Id("x")))
+	}
+	f.Commentf("EncodeJSON writes x as it was received.")
+	f.Func().Params(recv(t)).Id("EncodeJSON").Params(jen.Id("e").Op("*").Add(jxq("Encoder"))).Block(enc)
+	f.Line()
+}
+
 // containerCodec writes the codec of a named map or slice.
 func containerCodec(f *jen.File, t *plan.Type) {
 	fn, efn := "DecodeMap", "EncodeMap"
@@ -343,12 +386,12 @@ func containerCodec(f *jen.File, t *plan.Type) {
 	}
 	under := goType(t.Elem)
 	f.Commentf("DecodeJSON reads a %s.", t.Name)
-	f.Func().Params(recv(t)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Add(wq("Decoder"))).Error().Block(
-		jen.Return(wq(fn).Call(jen.Id("d"), jen.Parens(jen.Op("*").Add(under)).Call(jen.Id("x")), elemDecoder(t.Elem.Elem))),
+	f.Func().Params(recv(t)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Add(iq("Decoder"))).Error().Block(
+		jen.Return(iq(fn).Call(jen.Id("d"), jen.Parens(jen.Op("*").Add(under)).Call(jen.Id("x")), elemDecoder(t.Elem.Elem))),
 	)
 	f.Commentf("EncodeJSON writes x%s.", map[bool]string{true: " with its keys sorted", false: ""}[t.Kind == plan.Map])
 	f.Func().Params(recv(t)).Id("EncodeJSON").Params(jen.Id("e").Op("*").Add(jxq("Encoder"))).Block(
-		wq(efn).Call(jen.Id("e"), cl(under).Call(jen.Op("*").Id("x")), elemEncoder(t.Elem.Elem)),
+		iq(efn).Call(jen.Id("e"), cl(under).Call(jen.Op("*").Id("x")), elemEncoder(t.Elem.Elem)),
 	)
 	f.Line()
 }
@@ -377,10 +420,10 @@ func unionCodec(f *jen.File, t *plan.Type) {
 		kindCases = append(kindCases, jen.Case(kindConst(k)).Block(jen.Return(jen.Id("x").Dot("decodeFirst").Call(jen.Id("d"), jen.Lit(maskOf(idx))))))
 	}
 	f.Commentf("DecodeJSON reads whichever member of %s the value is.", t.Name)
-	f.Func().Params(recv(t)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Add(wq("Decoder"))).Error().Block(
+	f.Func().Params(recv(t)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Add(iq("Decoder"))).Error().Block(
 		jen.Op("*").Id("x").Op("=").Id(t.Name).Values(),
 		jen.Switch(jen.Id("d").Dot("Next").Call()).Block(kindCases...),
-		jen.Return(wq("NoVariant").Call(jen.Lit(t.Name), jen.Id("d").Dot("Next").Call())),
+		jen.Return(iq("NoVariant").Call(jen.Lit(t.Name), jen.Id("d").Dot("Next").Call())),
 	)
 	f.Line()
 
@@ -401,14 +444,14 @@ func unionCodec(f *jen.File, t *plan.Type) {
 		}
 		cases = append(cases, jen.Case(jen.Lit(i)).Block(body...))
 	}
-	f.Func().Params(recv(t)).Id("decodeVariant").Params(jen.Id("d").Op("*").Add(wq("Decoder")), jen.Id("i").Int()).Error().Block(
+	f.Func().Params(recv(t)).Id("decodeVariant").Params(jen.Id("d").Op("*").Add(iq("Decoder")), jen.Id("i").Int()).Error().Block(
 		jen.Switch(jen.Id("i")).Block(cases...),
 		jen.Return(jen.Nil()),
 	)
 	f.Line()
 	f.Comment("decodeFirst decodes the member in mask; when several are left it takes")
 	f.Comment("the first that decodes and validates, else the first that decodes.")
-	f.Func().Params(recv(t)).Id("decodeFirst").Params(jen.Id("d").Op("*").Add(wq("Decoder")), jen.Id("mask").Uint64()).Error().Block(
+	f.Func().Params(recv(t)).Id("decodeFirst").Params(jen.Id("d").Op("*").Add(iq("Decoder")), jen.Id("mask").Uint64()).Error().Block(
 		jen.If(jen.Qual("math/bits", "OnesCount64").Call(jen.Id("mask")).Op("==").Lit(1)).Block(
 			jen.Return(jen.Id("x").Dot("decodeVariant").Call(jen.Id("d"), jen.Qual("math/bits", "TrailingZeros64").Call(jen.Id("mask")))),
 		),
@@ -478,7 +521,7 @@ func unionCodec(f *jen.File, t *plan.Type) {
 		for _, k := range keys {
 			klits = append(klits, jen.Lit(k))
 		}
-		f.Var().Id(lower(t.Name) + "Fits").Op("=").Index(jen.Lit(len(t.Variants))).Add(wq("Fit")).Values(fits...)
+		f.Var().Id(lower(t.Name) + "Fits").Op("=").Index(jen.Lit(len(t.Variants))).Add(iq("Fit")).Values(fits...)
 		f.Var().Id(lower(t.Name) + "Keys").Op("=").Index().String().Values(klits...)
 		f.Line()
 	}
@@ -521,7 +564,7 @@ func objectDispatch(t *plan.Type, od *plan.ObjectDispatch, all uint64) []jen.Cod
 		jen.If(jen.Qual("math/bits", "OnesCount64").Call(jen.Id("mask")).Op(">").Lit(1)).Block(
 			jen.List(jen.Id("present"), jen.Err()).Op(":=").Id("d").Dot("KeySet").Call(jen.Id(lower(t.Name)+"Keys")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.Id("mask").Op("=").Add(wq("BestFit")).Call(jen.Id("present"), jen.Id(lower(t.Name)+"Fits").Index(jen.Empty(), jen.Empty()), jen.Id("mask")),
+			jen.Id("mask").Op("=").Add(iq("BestFit")).Call(jen.Id("present"), jen.Id(lower(t.Name)+"Fits").Index(jen.Empty(), jen.Empty()), jen.Id("mask")),
 		),
 		jen.Return(jen.Id("x").Dot("decodeFirst").Call(jen.Id("d"), jen.Id("mask"))),
 	}
@@ -533,8 +576,8 @@ func objectDispatch(t *plan.Type, od *plan.ObjectDispatch, all uint64) []jen.Cod
 	for _, val := range od.Order {
 		cases = append(cases, jen.Case(jen.Lit(val)).Block(jen.Id("mask").Op("=").Lit(maskOf(od.Values[val]))))
 	}
-	cases = append(cases, jen.Default().Block(jen.Return(wq("UnknownVariant").Call(jen.Lit(od.Key), jen.Id("v")))))
-	absent := jen.Return(wq("MissingDiscriminator").Call(jen.Lit(od.Key)))
+	cases = append(cases, jen.Default().Block(jen.Return(iq("UnknownVariant").Call(jen.Lit(od.Key), jen.Id("v")))))
+	absent := jen.Return(iq("MissingDiscriminator").Call(jen.Lit(od.Key)))
 	if len(od.Absent) > 0 {
 		absent = jen.Id("mask").Op("=").Lit(maskOf(od.Absent))
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/plan"
-	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // methodConst names the constant of a method: MethodCallTool,
@@ -20,9 +20,18 @@ func methodsFile(f *jen.File, pkg *plan.Package) {
 		f.Const().Id("ProtocolVersion").Op("=").Lit(pkg.Revision)
 		f.Line()
 	}
+	if len(pkg.ErrorCodes) > 0 {
+		var codes []jen.Code
+		for _, c := range pkg.ErrorCodes {
+			codes = append(codes, jen.Commentf("%s is the code of %s.", c.Const, c.Def), jen.Id(c.Const).Op("=").Lit(int(c.Code)))
+		}
+		f.Comment("The error codes this revision defines.")
+		f.Const().Defs(codes...)
+		f.Line()
+	}
 	var consts []jen.Code
 	for _, m := range pkg.Methods {
-		what := map[wire.MethodKind]string{wire.Request: "request", wire.Notification: "notification", wire.InputRequest: "input request (carried in InputRequiredResult, never sent as a JSON-RPC request)"}[m.Kind]
+		what := map[wireimpl.MethodKind]string{wireimpl.Request: "request", wireimpl.Notification: "notification", wireimpl.InputRequest: "input request (carried in InputRequiredResult, never sent as a JSON-RPC request)"}[m.Kind]
 		consts = append(consts, jen.Comment(methodConst(m)+" is the "+m.Name+" "+what+", "+m.Direction.String()+"."), jen.Id(methodConst(m)).Op("=").Lit(m.Name))
 	}
 	f.Comment("The methods of this revision.")
@@ -40,13 +49,13 @@ func methodsFile(f *jen.File, pkg *plan.Package) {
 	for _, m := range sorted {
 		d := jen.Dict{
 			jen.Id("Name"):      jen.Id(methodConst(m)),
-			jen.Id("Kind"):      wq(map[wire.MethodKind]string{wire.Request: "Request", wire.Notification: "Notification", wire.InputRequest: "InputRequest"}[m.Kind]),
-			jen.Id("Direction"): wq(map[wire.Direction]string{wire.ClientToServer: "ClientToServer", wire.ServerToClient: "ServerToClient", wire.Both: "Both"}[m.Direction]),
+			jen.Id("Kind"):      iq(map[wireimpl.MethodKind]string{wireimpl.Request: "Request", wireimpl.Notification: "Notification", wireimpl.InputRequest: "InputRequest"}[m.Kind]),
+			jen.Id("Direction"): iq(map[wireimpl.Direction]string{wireimpl.ClientToServer: "ClientToServer", wireimpl.ServerToClient: "ServerToClient", wireimpl.Both: "Both"}[m.Direction]),
 		}
 		if m.Params != nil {
 			d[jen.Id("ParamsType")] = jen.Lit(m.Params.Name)
 			d[jen.Id("ParamsRequired")] = jen.Lit(m.ParamsRequired)
-			d[jen.Id("NewParams")] = jen.Func().Params().Add(wq("Codec")).Block(jen.Return(jen.New(jen.Id(m.Params.Name))))
+			d[jen.Id("NewParams")] = jen.Func().Params().Add(iq("Codec")).Block(jen.Return(jen.New(jen.Id(m.Params.Name))))
 		}
 		if m.Result != nil {
 			var names []jen.Code
@@ -54,15 +63,15 @@ func methodsFile(f *jen.File, pkg *plan.Package) {
 				names = append(names, jen.Lit(t.Name))
 			}
 			d[jen.Id("ResultTypes")] = jen.Index().String().Values(names...)
-			d[jen.Id("NewResult")] = jen.Func().Params().Add(wq("Codec")).Block(jen.Return(jen.New(jen.Id(m.Result.Name))))
+			d[jen.Id("NewResult")] = jen.Func().Params().Add(iq("Codec")).Block(jen.Return(jen.New(jen.Id(m.Result.Name))))
 		}
 		entries = append(entries, jen.Values(d))
 	}
 	f.Comment("methodTable describes every method, sorted by name.")
-	f.Var().Id("methodTable").Op("=").Index().Add(wq("Method")).Values(entries...)
+	f.Var().Id("methodTable").Op("=").Index().Add(iq("Method")).Values(entries...)
 	f.Line()
 	f.Comment("Methods returns the method table of this revision, sorted by name.")
-	f.Func().Id("Methods").Params().Index().Add(wq("Method")).Block(
+	f.Func().Id("Methods").Params().Index().Add(iq("Method")).Block(
 		jen.Return(jen.Qual("slices", "Clone").Call(jen.Id("methodTable"))),
 	)
 	f.Line()
@@ -74,7 +83,7 @@ func methodsFile(f *jen.File, pkg *plan.Package) {
 		cases = append(cases, jen.Case(jen.Id(methodConst(m))).Block(jen.Return(jen.Op("&").Id("methodTable").Index(jen.Lit(i)), jen.True())))
 	}
 	f.Comment("LookupMethod returns the description of the named method.")
-	f.Func().Id("LookupMethod").Params(jen.Id("name").String()).Params(jen.Op("*").Add(wq("Method")), jen.Bool()).Block(
+	f.Func().Id("LookupMethod").Params(jen.Id("name").String()).Params(jen.Op("*").Add(iq("Method")), jen.Bool()).Block(
 		jen.Switch(jen.Id("name")).Block(cases...),
 		jen.Return(jen.Nil(), jen.False()),
 	)
@@ -84,21 +93,24 @@ func methodsFile(f *jen.File, pkg *plan.Package) {
 			continue
 		}
 		var v jen.Code = jen.New(jen.Id(t.Name))
+		if t.Kind == plan.Alias && plan.Underlying(t.Elem).Kind == plan.ID {
+			v = jen.New(iq("IDValue")) // wire.ID has no decoder of its own
+		}
 		defs = append(defs, jen.Case(jen.Lit(t.Name)).Block(jen.Return(v, jen.True())))
 	}
 	f.Comment("NewDefinition returns a new zero value of the schema definition named name")
 	f.Comment("(the $defs key), for code that handles definitions by name.")
-	f.Func().Id("NewDefinition").Params(jen.Id("name").String()).Params(wq("Codec"), jen.Bool()).Block(
+	f.Func().Id("NewDefinition").Params(jen.Id("name").String()).Params(iq("Codec"), jen.Bool()).Block(
 		jen.Switch(jen.Id("name")).Block(defs...),
 		jen.Return(jen.Nil(), jen.False()),
 	)
 }
 
 // handlerMethods lists the requests one side handles.
-func handlerMethods(pkg *plan.Package, dir wire.Direction) []*plan.Method {
+func handlerMethods(pkg *plan.Package, dir wireimpl.Direction) []*plan.Method {
 	var out []*plan.Method
 	for _, m := range pkg.Methods {
-		if m.Kind == wire.Request && m.Direction&dir != 0 && m.Result != nil {
+		if m.Kind == wireimpl.Request && m.Direction&dir != 0 && m.Result != nil {
 			out = append(out, m)
 		}
 	}
@@ -110,8 +122,8 @@ func handlerMethods(pkg *plan.Package, dir wire.Direction) []*plan.Method {
 func serverFile(f *jen.File, pkg *plan.Package) {
 	for _, side := range []struct {
 		name, peer string
-		dir        wire.Direction
-	}{{"Server", "client", wire.ClientToServer}, {"Client", "server", wire.ServerToClient}} {
+		dir        wireimpl.Direction
+	}{{"Server", "client", wireimpl.ClientToServer}, {"Client", "server", wireimpl.ServerToClient}} {
 		ms := handlerMethods(pkg, side.dir)
 		if len(ms) == 0 {
 			continue
@@ -132,7 +144,7 @@ func serverFile(f *jen.File, pkg *plan.Package) {
 		for _, m := range ms {
 			f.Commentf("%s answers -32601.", m.Go)
 			f.Func().Params(jen.Id(un)).Id(m.Go).Params(jen.Qual("context", "Context"), paramsType(m)).Params(jen.Op("*").Id(m.Result.Name), jen.Error()).Block(
-				jen.Return(jen.Nil(), wq("MethodNotFound").Call(jen.Id(methodConst(m)))),
+				jen.Return(jen.Nil(), iq("MethodNotFound").Call(jen.Id(methodConst(m)))),
 			)
 		}
 		f.Line()
@@ -143,7 +155,7 @@ func serverFile(f *jen.File, pkg *plan.Package) {
 			if m.Params != nil {
 				body = append(body,
 					jen.Id("p").Op(":=").New(jen.Id(m.Params.Name)),
-					jen.If(jen.Err().Op(":=").Add(wq("DecodeParams")).Call(jen.Id("params"), jen.Id("p"), jen.Lit(m.ParamsRequired)), jen.Err().Op("!=").Nil()).Block(
+					jen.If(jen.Err().Op(":=").Add(iq("DecodeParams")).Call(jen.Id("params"), jen.Id("p"), jen.Lit(m.ParamsRequired)), jen.Err().Op("!=").Nil()).Block(
 						jen.Return(jen.Err()),
 					),
 				)
@@ -154,7 +166,7 @@ func serverFile(f *jen.File, pkg *plan.Package) {
 			body = append(body,
 				jen.List(jen.Id("r"), jen.Err()).Op(":=").Id("h").Dot(m.Go).Call(args...),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-				jen.If(jen.Id("r").Op("==").Nil()).Block(jen.Return(wq("NilResult").Call(jen.Id("method")))),
+				jen.If(jen.Id("r").Op("==").Nil()).Block(jen.Return(iq("NilResult").Call(jen.Id("method")))),
 				jen.Id("r").Dot("EncodeJSON").Call(jen.Id("e")),
 				jen.Return(jen.Nil()),
 			)
@@ -170,7 +182,7 @@ func serverFile(f *jen.File, pkg *plan.Package) {
 			jen.Id("params").Add(wq("Raw")), jen.Id("e").Op("*").Add(jxq("Encoder")),
 		).Error().Block(
 			jen.Switch(jen.Id("method")).Block(cases...),
-			jen.Return(wq("MethodNotFound").Call(jen.Id("method"))),
+			jen.Return(iq("MethodNotFound").Call(jen.Id("method"))),
 		)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/plan"
+	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
 // typesFile declares every type.
@@ -33,6 +34,8 @@ func typesFile(f *jen.File, pkg *plan.Package) {
 			f.Type().Id(t.Name).Add(goType(t.Elem))
 		case plan.Alias:
 			f.Type().Id(t.Name).Op("=").Add(goType(t.Elem))
+		case plan.Verbatim:
+			f.Type().Id(t.Name).Add(wq("Raw"))
 		}
 		f.Line()
 	}
@@ -49,9 +52,11 @@ func typeDoc(t *plan.Type) jen.Code {
 	case plan.Union:
 		b.WriteString(" It holds exactly one of its members;")
 		b.WriteString(" the others are unset.")
+	case plan.Verbatim:
+		b.WriteString(" It is free-form JSON" + kindPhrase(t.Elem.RawKind) + ", kept verbatim; nil is absent.")
 	case plan.Alias:
-		if plan.Underlying(t.Elem).Kind == plan.Raw {
-			b.WriteString(" It is free-form JSON, kept verbatim.")
+		if plan.Underlying(t.Elem).Kind == plan.ID {
+			b.WriteString(" It is the JSON-RPC request id, a string or an integer: wire.ID.")
 		}
 	}
 	if t.Doc != "" {
@@ -121,6 +126,17 @@ func presenceNote(f *plan.Field) string {
 		}
 	case plan.Pointer:
 		return "Optional: nil means absent."
+	}
+	return ""
+}
+
+// kindPhrase names the JSON kind a free-form value must have.
+func kindPhrase(k wire.Kind) string {
+	switch k {
+	case wire.KindObject:
+		return " (an object)"
+	case wire.KindArray:
+		return " (an array)"
 	}
 	return ""
 }

@@ -22,7 +22,7 @@ func validateFile(f *jen.File, pkg *plan.Package) {
 		}
 		f.Commentf("Validate checks x against the schema and lists every violation.")
 		f.Func().Params(recvFor(t)).Id("Validate").Params().Error().Block(
-			jen.Var().Id("c").Add(wq("Checker")),
+			jen.Var().Id("c").Add(iq("Checker")),
 			jen.Id("x").Dot("validate").Call(jen.Op("&").Id("c"), jen.Nil()),
 			jen.Return(jen.Id("c").Dot("Err").Call()),
 		)
@@ -47,8 +47,10 @@ func validateFile(f *jen.File, pkg *plan.Package) {
 			body = v.checks(t.Elem, baseConv(t), jen.Id("p"))
 		case plan.Map, plan.Slice:
 			body = v.value(t.Elem, jen.Parens(jen.Op("*").Id("x")), jen.Id("p"))
+		case plan.Verbatim:
+			body = v.verbatim(t)
 		}
-		f.Func().Params(recvFor(t)).Id("validate").Params(jen.Id("c").Op("*").Add(wq("Checker")), jen.Id("p").Op("*").Add(wq("Path"))).Block(body...)
+		f.Func().Params(recvFor(t)).Id("validate").Params(jen.Id("c").Op("*").Add(iq("Checker")), jen.Id("p").Op("*").Add(iq("Path"))).Block(body...)
 		f.Line()
 	}
 }
@@ -109,6 +111,8 @@ func needsValidation(types []*plan.Type) map[*plan.Type]bool {
 				}
 			case plan.Scalar, plan.Map, plan.Slice, plan.Alias:
 				n = valueNeeds(t.Elem)
+			case plan.Verbatim:
+				n = true
 			}
 			if n {
 				needs[t], changed = true, true
@@ -166,7 +170,7 @@ func (v *validators) structBody(t *plan.Type) []jen.Code {
 		if checkedRaw(fl) {
 			name := rawMembersVar(t, fl)
 			v.f.Var().Id(name).Op("=").Add(rawMemberList(plan.Underlying(fl.Value).Members))
-			check := jen.If(jen.Op("!").Add(wq("Same")).Call(cl(tgt), jen.Id("x").Dot(checkedName(fl)))).Block(
+			check := jen.If(jen.Op("!").Add(iq("Same")).Call(cl(tgt), jen.Id("x").Dot(checkedName(fl)))).Block(
 				fp, jen.Id("c").Dot("RawMembers").Call(jen.Op("&").Id("fp"), cl(tgt), jen.Id(name)),
 			)
 			if fl.Required {
@@ -226,6 +230,15 @@ func (v *validators) unionBody(t *plan.Type) []jen.Code {
 	return body
 }
 
+// verbatim checks a named free-form value: JSON of its kind (nil, absent,
+// encodes as the kind's empty value), then what its schema says of its
+// members.
+func (v *validators) verbatim(t *plan.Type) []jen.Code {
+	raw := wq("Raw").Call(jen.Op("*").Id("x"))
+	body := []jen.Code{jen.Id("c").Dot("RawJSON").Call(jen.Id("p"), raw, kindConst(t.Elem.RawKind))}
+	return append(body, v.checks(t.Elem, raw, jen.Id("p"))...)
+}
+
 // value checks expression x (of value val) at path p.
 func (v *validators) value(val *plan.Value, x *jen.Statement, p jen.Code) []jen.Code {
 	body := v.checks(val, x, p)
@@ -243,7 +256,7 @@ func (v *validators) value(val *plan.Value, x *jen.Statement, p jen.Code) []jen.
 		}
 	case plan.Dict:
 		if v.valueNeeds(u.Elem) {
-			body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Add(wq("SortedKeys")).Call(cl(x))).Block(
+			body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Add(iq("SortedKeys")).Call(cl(x))).Block(
 				append([]jen.Code{
 					jen.Id("ep").Op(":=").Parens(p).Dot("Member").Call(jen.Id("k")),
 					jen.Id("ev").Op(":=").Add(cl(x)).Index(jen.Id("k")),
@@ -330,7 +343,7 @@ func rawMemberList(members []plan.RawMember) jen.Code {
 		}
 		ms = append(ms, jen.Values(d))
 	}
-	return jen.Index().Add(wq("RawMember")).Values(ms...)
+	return jen.Index().Add(iq("RawMember")).Values(ms...)
 }
 
 func kindOfValue(k plan.ValueKind) jen.Code {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
@@ -54,12 +55,91 @@ func Build(doc *schema.Document, opts Options) (*Package, error) {
 		p.pkg.Types = append(p.pkg.Types, t)
 		p.pkg.Types = append(p.pkg.Types, p.inline[t]...)
 	}
+	p.planRequestID()
+	p.planErrorCodes()
 	breakCycles(p.pkg.Types)
 	if err := p.planMethods(); err != nil {
 		return nil, err
 	}
 	p.nameConsts()
 	return p.pkg, nil
+}
+
+// planErrorCodes collects the error codes the schema fixes: every
+// definition named ...Error whose code member (its own, or that of its
+// error member) is an integer constant.
+func (p *planner) planErrorCodes() {
+	constCode := func(t *Type) (int64, bool) {
+		for _, f := range t.Fields {
+			if f.JSON == "code" && f.Const != nil {
+				n, err := strconv.ParseInt(string(f.Const), 10, 64)
+				return n, err == nil
+			}
+		}
+		return 0, false
+	}
+	for _, t := range p.pkg.Types {
+		if !t.Def || t.Kind != Struct || !strings.HasSuffix(t.Name, "Error") || t.Name == "Error" {
+			continue
+		}
+		code, ok := constCode(t)
+		if !ok {
+			for _, f := range t.Fields {
+				if f.JSON == "error" && f.Value != nil {
+					if u := Underlying(f.Value); u.Kind == Named && u.Type.Kind == Struct {
+						code, ok = constCode(u.Type)
+					}
+				}
+			}
+		}
+		if !ok {
+			continue
+		}
+		p.pkg.ErrorCodes = append(p.pkg.ErrorCodes, &ErrorCode{
+			Const: p.newName("Code" + strings.TrimSuffix(t.Name, "Error")),
+			Def:   t.Name, Code: code, Doc: t.Doc,
+		})
+	}
+}
+
+// planRequestID makes the schema's JSON-RPC request id type (the type of
+// the "id" member of the request message: the object fixing jsonrpc "2.0"
+// that declares method and id) an alias of wire.ID, when it is the
+// string-or-integer union every revision defines. The JSON-RPC layer and
+// every generated package then share one id type.
+func (p *planner) planRequestID() {
+	for _, t := range p.pkg.Types {
+		if t.Kind != Struct || !t.Def {
+			continue
+		}
+		var rpc, method bool
+		var id *Field
+		for _, f := range t.Fields {
+			switch {
+			case f.JSON == "jsonrpc" && string(f.Const) == `"2.0"`:
+				rpc = true
+			case f.JSON == "method":
+				method = true
+			case f.JSON == "id":
+				id = f
+			}
+		}
+		if !rpc || !method || id == nil || id.Value == nil || id.Value.Kind != Named {
+			continue
+		}
+		u := id.Value.Type
+		if u.Kind != Union || len(u.Variants) != 2 {
+			continue
+		}
+		kinds := map[ValueKind]bool{}
+		for _, v := range u.Variants {
+			kinds[v.Value.Kind] = true
+		}
+		if kinds[String] && kinds[Int] {
+			u.Kind, u.Elem, u.Variants, u.Dispatch = Alias, &Value{Kind: ID}, nil, nil
+		}
+		return
+	}
 }
 
 // nameConsts names the constants of enum values and methods once every
@@ -76,7 +156,7 @@ func (p *planner) nameConsts() {
 		}
 	}
 	for _, m := range p.pkg.Methods {
-		prefix := map[wire.MethodKind]string{wire.Request: "Method", wire.Notification: "Notification", wire.InputRequest: "Input"}[m.Kind]
+		prefix := map[wireimpl.MethodKind]string{wireimpl.Request: "Method", wireimpl.Notification: "Notification", wireimpl.InputRequest: "Input"}[m.Kind]
 		m.Const = p.newName(prefix + m.Go)
 	}
 }
@@ -179,6 +259,8 @@ func (p *planner) planDef(d *schema.Def) error {
 			t.Kind, t.Elem = Slice, v
 		case Dict:
 			t.Kind, t.Elem = Map, v
+		case Raw:
+			t.Kind, t.Elem = Verbatim, v
 		default:
 			t.Kind, t.Elem = Alias, v
 		}
@@ -537,9 +619,11 @@ func reprOf(v *Value, required bool) Repr {
 		switch u.Type.Kind {
 		case Struct:
 			return Pointer
-		case Union, Map, Slice:
+		case Union, Map, Slice, Verbatim:
 			return Plain
 		}
+	case ID:
+		return Plain
 	}
 	return Optional
 }

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // planMethods builds the method table from the definitions that fix a
@@ -13,12 +13,12 @@ import (
 // InputRequest); the result type from <Stem>ResultResponse.result when the
 // revision has it (2026-07-28 on), else <Stem>Result, else EmptyResult.
 func (p *planner) planMethods() error {
-	member := map[string]wire.Direction{}
+	member := map[string]wireimpl.Direction{}
 	input := map[string]bool{}
-	for union, dir := range map[string]wire.Direction{
-		"ClientRequest": wire.ClientToServer, "ClientNotification": wire.ClientToServer,
-		"ServerRequest": wire.ServerToClient, "ServerNotification": wire.ServerToClient,
-		"InputRequest": wire.ServerToClient,
+	for union, dir := range map[string]wireimpl.Direction{
+		"ClientRequest": wireimpl.ClientToServer, "ClientNotification": wireimpl.ClientToServer,
+		"ServerRequest": wireimpl.ServerToClient, "ServerNotification": wireimpl.ServerToClient,
+		"InputRequest": wireimpl.ServerToClient,
 	} {
 		t := p.defTypes[union]
 		if t == nil {
@@ -68,11 +68,11 @@ func (p *planner) planMethods() error {
 		m := &Method{Name: name, Message: t, Direction: dir}
 		switch {
 		case input[t.Name]:
-			m.Kind, m.Go = wire.InputRequest, strings.TrimSuffix(t.Name, "Request")
+			m.Kind, m.Go = wireimpl.InputRequest, strings.TrimSuffix(t.Name, "Request")
 		case strings.HasSuffix(t.Name, "Notification"):
-			m.Kind, m.Go = wire.Notification, strings.TrimSuffix(t.Name, "Notification")
+			m.Kind, m.Go = wireimpl.Notification, strings.TrimSuffix(t.Name, "Notification")
 		default:
-			m.Kind, m.Go = wire.Request, strings.TrimSuffix(t.Name, "Request")
+			m.Kind, m.Go = wireimpl.Request, strings.TrimSuffix(t.Name, "Request")
 		}
 		for _, f := range t.Fields {
 			if f.JSON == "params" && f.Value != nil {
@@ -84,7 +84,7 @@ func (p *planner) planMethods() error {
 				m.ParamsRequired = f.Required
 			}
 		}
-		if m.Kind != wire.Notification {
+		if m.Kind != wireimpl.Notification {
 			m.Result = p.resultOf(m.Go)
 			if m.Result != nil {
 				m.ResultTypes = []*Type{m.Result}

@@ -6,6 +6,7 @@ package plan
 
 import (
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 	"github.com/mcpgen/mcpgen/schema"
 )
 
@@ -16,6 +17,17 @@ type Package struct {
 	Revision string // protocol revision, "" when unknown
 	Types    []*Type
 	Methods  []*Method
+	// ErrorCodes are the JSON-RPC error codes the schema fixes: one per
+	// error definition whose code member is a constant.
+	ErrorCodes []*ErrorCode
+}
+
+// ErrorCode is an error code a revision defines.
+type ErrorCode struct {
+	Const string // Go constant: Code + the definition name without "Error"
+	Def   string // the error definition
+	Code  int64
+	Doc   string
 }
 
 // TypeKind is the Go shape of a named type.
@@ -30,6 +42,9 @@ const (
 	Map                        // object whose members all share one schema
 	Slice                      // named array
 	Alias                      // another name for Target
+	// Verbatim: a named free-form JSON value (JSONObject, JSONValue), a
+	// wire.Raw underneath that checks its own JSON kind.
+	Verbatim
 )
 
 // Type is a named Go type.
@@ -55,7 +70,7 @@ type Type struct {
 	Values []string
 	Consts []string
 
-	// Scalar, Map, Slice, Alias: the underlying or element value.
+	// Scalar, Map, Slice, Alias, Verbatim: the underlying or element value.
 	Elem *Value
 }
 
@@ -104,6 +119,9 @@ const (
 	List  // []Elem
 	Dict  // map[string]Elem
 	Null  // JSON null only (a union member)
+	// ID: the JSON-RPC request id (wire.ID), the type of the schema's
+	// RequestId: one id type for every revision and the JSON-RPC layer.
+	ID
 )
 
 // Value is a Go representation plus the keyword checks that apply at the
@@ -188,8 +206,8 @@ type Method struct {
 	Name      string // "tools/call"
 	Go        string // "CallTool"
 	Const     string // "MethodCallTool": the name constant, unique in the package
-	Kind      wire.MethodKind
-	Direction wire.Direction
+	Kind      wireimpl.MethodKind
+	Direction wireimpl.Direction
 	Message   *Type // the request or notification type
 	Params    *Type // nil when the method has no params member
 	// ParamsRequired: the params member is required.

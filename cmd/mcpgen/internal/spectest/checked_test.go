@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // TestTOOL5_InputSchemaCheckedWhileDecoding: Tool.inputSchema is kept
@@ -16,7 +17,7 @@ import (
 // reported.
 func TestTOOL5_InputSchemaCheckedWhileDecoding(t *testing.T) {
 	var tool mcp.Tool
-	if err := wire.Decode([]byte(`{"name":"t","inputSchema":{"properties":{"type":{"type":"string"}},"type":"object","$schema":"https://json-schema.org/draft/2020-12/schema"}}`), &tool); err != nil {
+	if err := wireimpl.Decode([]byte(`{"name":"t","inputSchema":{"properties":{"type":{"type":"string"}},"type":"object","$schema":"https://json-schema.org/draft/2020-12/schema"}}`), &tool); err != nil {
 		t.Fatal(err)
 	}
 	if err := tool.Validate(); err != nil {
@@ -33,7 +34,7 @@ func TestTOOL5_InputSchemaCheckedWhileDecoding(t *testing.T) {
 		`{"name":"t","inputSchema":{"ty\u0070e":"string"}}`,
 	} {
 		var bad mcp.Tool
-		if err := wire.Decode([]byte(in), &bad); err != nil {
+		if err := wireimpl.Decode([]byte(in), &bad); err != nil {
 			t.Fatal(err)
 		}
 		if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "inputSchema") {

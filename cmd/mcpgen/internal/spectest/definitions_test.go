@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
-	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // TestEveryDefinitionIsAType: each of the 155 $defs of the 2026-07-28
@@ -41,7 +41,7 @@ func TestEveryDefinitionIsAType(t *testing.T) {
 			t.Errorf("NewDefinition(%q) = false", name)
 			continue
 		}
-		if _, err := wire.Marshal(v); err != nil {
+		if _, err := wireimpl.Marshal(v); err != nil {
 			t.Errorf("%s: encoding the zero value: %v", name, err)
 		}
 		_ = v.Validate() // zero values may be invalid; this must not panic

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // brokenExamples lists the upstream examples that break their own schema,
@@ -48,7 +49,7 @@ func TestSpecExamples(t *testing.T) {
 			if !ok {
 				t.Fatalf("no generated type %s", typeName)
 			}
-			if err := wire.Decode(data, v); err != nil {
+			if err := wireimpl.Decode(data, v); err != nil {
 				t.Fatalf("decode: %v", err)
 			}
 			err = v.Validate()
@@ -68,12 +69,12 @@ func TestSpecExamples(t *testing.T) {
 			} else if err != nil {
 				t.Fatalf("Validate: %v", err)
 			}
-			out, err := wire.Marshal(v)
+			out, err := wireimpl.Marshal(v)
 			if err != nil {
 				t.Fatal(err)
 			}
 			again, _ := mcp.NewDefinition(typeName)
-			if err := wire.Decode(out, again); err != nil {
+			if err := wireimpl.Decode(out, again); err != nil {
 				t.Fatalf("decode of re-encoded %s: %v", out, err)
 			}
 			if diff := cmp.Diff(v, again, exporter); diff != "" {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // Run with, for example:
@@ -55,18 +56,18 @@ func addSeeds(f *testing.F) {
 // is byte-identical (encoding is deterministic and a fixed point).
 func roundTrip[T any, P interface {
 	*T
-	wire.Codec
+	wireimpl.Codec
 }](t *testing.T, data []byte) {
 	var v T
 	p := P(&v)
-	if err := wire.Decode(data, p); err != nil {
+	if err := wireimpl.Decode(data, p); err != nil {
 		if _, ok := err.(*wire.DecodeError); !ok {
 			t.Fatalf("decode error of type %T, want *wire.DecodeError: %v", err, err)
 		}
 		return
 	}
 	_ = p.Validate()
-	out, err := wire.Marshal(p)
+	out, err := wireimpl.Marshal(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,13 +76,13 @@ func roundTrip[T any, P interface {
 	}
 	var again T
 	q := P(&again)
-	if err := wire.Decode(out, q); err != nil {
+	if err := wireimpl.Decode(out, q); err != nil {
 		t.Fatalf("re-encoded value does not decode: %v\ninput  %q\noutput %q", err, data, out)
 	}
 	if diff := cmp.Diff(&v, &again, exporter); diff != "" {
 		t.Fatalf("round trip changed the value (-first +second):\n%s\ninput  %q\noutput %q", diff, data, out)
 	}
-	out2, err := wire.Marshal(q)
+	out2, err := wireimpl.Marshal(q)
 	if err != nil {
 		t.Fatal(err)
 	}

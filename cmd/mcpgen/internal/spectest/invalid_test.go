@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // invalidCase is one entry of testdata/invalid/cases.json: a message with
@@ -21,7 +22,7 @@ import (
 type invalidCase struct {
 	File string `json:"file"`
 	Type string `json:"type"`
-	// Stage is "decode" (wire.Decode fails) or "validate" (it decodes and
+	// Stage is "decode" (wireimpl.Decode fails) or "validate" (it decodes and
 	// Validate reports exactly one violation).
 	Stage   string `json:"stage"`
 	Path    string `json:"path"`    // JSON path of the failure ("" = the message)
@@ -65,7 +66,7 @@ func loadInvalidCases(t testing.TB) []invalidCase {
 }
 
 // TestInvalidMessages decodes every message of the invalid corpus into its
-// type with wire.Decode, then validates it, and checks the failure's stage,
+// type with wireimpl.Decode, then validates it, and checks the failure's stage,
 // JSON path and message; the repaired message must decode and validate.
 func TestInvalidMessages(t *testing.T) {
 	dir := invalidDir(t)
@@ -106,7 +107,7 @@ func TestInvalidMessages(t *testing.T) {
 			if !ok {
 				t.Fatalf("no generated type %s", c.Type)
 			}
-			err = wire.Decode(data, v)
+			err = wireimpl.Decode(data, v)
 			switch c.Stage {
 			case "decode":
 				var de *wire.DecodeError
@@ -152,7 +153,7 @@ func TestInvalidMessages(t *testing.T) {
 			}
 			fixed := bytes.Replace(data, old, repl, 1)
 			w, _ := mcp.NewDefinition(c.Type)
-			if err := wire.Decode(fixed, w); err != nil {
+			if err := wireimpl.Decode(fixed, w); err != nil {
 				t.Fatalf("repaired message does not decode: %v\n%s", err, fixed)
 			}
 			if err := w.Validate(); err != nil {

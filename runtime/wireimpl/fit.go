@@ -1,4 +1,4 @@
-package wire
+package wireimpl
 
 import "math/bits"
 

@@ -1,18 +1,13 @@
-package wire
+package wireimpl
 
 import (
 	"strings"
 	"testing"
 )
 
-// TestVerbatimFastPathAvailable: Raw moves jx past a verbatim value
-// through jx.Decoder's read offset. If a jx upgrade renames that field,
-// decoding still works (the slower path lets jx skip the value first), but
-// this test says so.
-func TestVerbatimFastPathAvailable(t *testing.T) {
-	if jxHead == ^uintptr(0) {
-		t.Fatal(`jx.Decoder has no int field "head": Raw falls back to a second pass over verbatim values`)
-	}
+// TestRawMovesPastValue: Raw returns each member's value verbatim and
+// leaves the decoder just past it.
+func TestRawMovesPastValue(t *testing.T) {
 	d := NewDecoder([]byte(`{"a":{"b":[1,2,{"c":"x"}]},"z":true}`))
 	var got []string
 	err := d.Obj(func(k []byte) error {
@@ -26,7 +21,7 @@ func TestVerbatimFastPathAvailable(t *testing.T) {
 }
 
 // TestVerbatimScan: syntax, depth and duplicate checks of the one-pass
-// scanner, each against a value jx accepts or rejects the same way.
+// scanner, and lone surrogates are refused.
 func TestVerbatimScan(t *testing.T) {
 	for _, tc := range []struct {
 		in, err string
@@ -48,9 +43,14 @@ func TestVerbatimScan(t *testing.T) {
 		{`[1 2]`, "invalid JSON"},
 		{`{"a":[}`, "invalid JSON"},
 		{`"unterminated`, "invalid JSON"},
+		{`"\ud800"`, "lone surrogate"},
+		{`"\udc00x"`, "lone surrogate"},
+		{`"\ud800\u0041"`, "lone surrogate"},
+		{`{"\ud800":1}`, "lone surrogate"},
+		{`"\ud834\udd1e"`, ""},
 	} {
 		var v verbatim
-		_, err := v.scan([]byte(tc.in), 0, MaxDepth)
+		_, err := v.scan([]byte(tc.in), 0, MaxDepth, true)
 		switch {
 		case tc.err == "" && err != nil:
 			t.Errorf("scan(%s) = %v", tc.in, err)
@@ -60,10 +60,10 @@ func TestVerbatimScan(t *testing.T) {
 	}
 	deep := strings.Repeat("[", 5) + strings.Repeat("]", 5)
 	var v verbatim
-	if _, err := v.scan([]byte(deep), 0, 4); err == nil {
+	if _, err := v.scan([]byte(deep), 0, 4, true); err == nil {
 		t.Error("5 levels passed a budget of 4")
 	}
-	if _, err := v.scan([]byte(deep), 0, 5); err != nil {
+	if _, err := v.scan([]byte(deep), 0, 5, true); err != nil {
 		t.Errorf("5 levels failed a budget of 5: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package wire
+package wireimpl
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-faster/jx"
 	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
 // Path renders like params.content[2].type: identifiers joined by dots,
@@ -51,21 +52,21 @@ func TestPathString(t *testing.T) {
 // Decode errors collect their path while unwinding, outermost last; a
 // path already rendered is extended correctly.
 func TestDecodeErrorPath(t *testing.T) {
-	err := AtKey(AtKey(AtIndex(AtKey(&DecodeError{Msg: "bad"}, "type"), 2), "content"), "params")
-	var de *DecodeError
+	err := AtKey(AtKey(AtIndex(AtKey(&wire.DecodeError{Msg: "bad"}, "type"), 2), "content"), "params")
+	var de *wire.DecodeError
 	if !errors.As(err, &de) || de.JSONPath() != "params.content[2].type" || err.Error() != "params.content[2].type: bad" {
 		t.Fatalf("got %v", err)
 	}
 	// Rendered (JSONPath called) before more segments are added.
-	inner := AtKey(&DecodeError{Msg: "bad"}, "x.y")
-	_ = inner.(*DecodeError).JSONPath()
+	inner := AtKey(&wire.DecodeError{Msg: "bad"}, "x.y")
+	_ = inner.(*wire.DecodeError).JSONPath()
 	err = AtIndex(AtKey(inner, "m"), 3)
-	if got := err.(*DecodeError).JSONPath(); got != `[3].m["x.y"]` {
+	if got := err.(*wire.DecodeError).JSONPath(); got != `[3].m["x.y"]` {
 		t.Fatalf("got %q", got)
 	}
-	inner = AtIndex(&DecodeError{Msg: "bad"}, 1)
-	_ = inner.(*DecodeError).JSONPath()
-	if got := AtKey(inner, "list").(*DecodeError).JSONPath(); got != "list[1]" {
+	inner = AtIndex(&wire.DecodeError{Msg: "bad"}, 1)
+	_ = inner.(*wire.DecodeError).JSONPath()
+	if got := AtKey(inner, "list").(*wire.DecodeError).JSONPath(); got != "list[1]" {
 		t.Fatalf("got %q", got)
 	}
 	// A plain error becomes a DecodeError with its text.
@@ -73,7 +74,7 @@ func TestDecodeErrorPath(t *testing.T) {
 	if !errors.As(err, &de) || de.Msg != "boom" || de.JSONPath() != "k" {
 		t.Fatalf("got %v", err)
 	}
-	if got := (&DecodeError{Msg: "m"}).Error(); got != "m" {
+	if got := (&wire.DecodeError{Msg: "m"}).Error(); got != "m" {
 		t.Fatalf("root error renders as %q", got)
 	}
 }
@@ -100,9 +101,9 @@ func TestChecker(t *testing.T) {
 	c.Format(&ttl, "uri", "no scheme")
 	c.Format(&ttl, "email", "not checked")
 	c.Format(&ttl, "uri", "https://ok")
-	var ve *ValidationError
+	var ve *wire.ValidationError
 	if !errors.As(c.Err(), &ve) {
-		t.Fatal("no ValidationError")
+		t.Fatal("no wire.ValidationError")
 	}
 	var got []string
 	for _, v := range ve.Violations {
@@ -131,7 +132,7 @@ func TestChecker(t *testing.T) {
 // RawMembers checks the declared members of a verbatim object (Tool's
 // inputSchema: type must be the string "object").
 func TestRawMembers(t *testing.T) {
-	members := []RawMember{{Name: "type", Required: true, Kind: KindString, Const: `"object"`}, {Name: "$schema", Kind: KindString}}
+	members := []RawMember{{Name: "type", Required: true, Kind: wire.KindString, Const: `"object"`}, {Name: "$schema", Kind: wire.KindString}}
 	for in, want := range map[string]string{
 		`{"type":"object"}`:                    "",
 		`{"type":"\u006fbject","$schema":"x"}`: "",
@@ -144,12 +145,12 @@ func TestRawMembers(t *testing.T) {
 		var c Checker
 		var root *Path
 		p := root.Member("inputSchema")
-		c.RawMembers(&p, Raw(in), members)
+		c.RawMembers(&p, wire.Raw(in), members)
 		err := c.Err()
 		switch {
 		case want == "" && err != nil:
 			t.Errorf("%s: %v", in, err)
-		case want != "" && (err == nil || err.(*ValidationError).Violations[0].String() != want || len(err.(*ValidationError).Violations) != 1):
+		case want != "" && (err == nil || err.(*wire.ValidationError).Violations[0].String() != want || len(err.(*wire.ValidationError).Violations) != 1):
 			t.Errorf("%s: got %v, want %s", in, err, want)
 		}
 	}
@@ -171,10 +172,10 @@ func TestRawValues(t *testing.T) {
 		`{"n":null}`:                {"extensions.n: expected object, got null"},
 	} {
 		var c Checker
-		c.RawValues(&p, Raw(in), KindObject)
+		c.RawValues(&p, wire.Raw(in), wire.KindObject)
 		var got []string
 		if err := c.Err(); err != nil {
-			for _, v := range err.(*ValidationError).Violations {
+			for _, v := range err.(*wire.ValidationError).Violations {
 				got = append(got, v.String())
 			}
 		}
@@ -183,7 +184,7 @@ func TestRawValues(t *testing.T) {
 		}
 	}
 	var c Checker
-	c.RawValues(&p, nil, KindObject)
+	c.RawValues(&p, nil, wire.KindObject)
 	if c.Err() != nil {
 		t.Fatal("absent value")
 	}
@@ -292,7 +293,7 @@ func TestInvalidParamsData(t *testing.T) {
 	type data struct {
 		Violations []violation `json:"violations"`
 	}
-	ve := &ValidationError{Violations: []Violation{
+	ve := &wire.ValidationError{Violations: []wire.Violation{
 		{Path: "_meta[\"io.modelcontextprotocol/protocolVersion\"]", Message: "required member is missing"},
 		{Path: "[0]", Message: "odd"},
 		{Path: "", Message: "root"},
@@ -308,10 +309,10 @@ func TestInvalidParamsData(t *testing.T) {
 			{"params[0]", "odd"},
 			{"params", "root"},
 		}},
-		{"decode", AtKey(AtIndex(&DecodeError{Msg: `unknown type "video"`}, 2), "content"), `Invalid params: params.content[2]: unknown type "video"`, []violation{
+		{"decode", AtKey(AtIndex(&wire.DecodeError{Msg: `unknown type "video"`}, 2), "content"), `Invalid params: params.content[2]: unknown type "video"`, []violation{
 			{"params.content[2]", `unknown type "video"`},
 		}},
-		{"wrapped", fmt.Errorf("decoding: %w", &DecodeError{Msg: "invalid JSON"}), "Invalid params: params: invalid JSON", []violation{{"params", "invalid JSON"}}},
+		{"wrapped", fmt.Errorf("decoding: %w", &wire.DecodeError{Msg: "invalid JSON"}), "Invalid params: params: invalid JSON", []violation{{"params", "invalid JSON"}}},
 		{"other", errors.New("boom"), "Invalid params: params: boom", []violation{{"params", "boom"}}},
 	} {
 		e := InvalidParams(tc.err)
@@ -329,7 +330,7 @@ func TestInvalidParamsData(t *testing.T) {
 		}
 	}
 	// An *Error passes through unchanged (a handler chose its own code).
-	own := &Error{Code: CodeMissingRequiredClientCapability, Message: "x"}
+	own := &wire.Error{Code: -32021, Message: "x"}
 	if got := InvalidParams(fmt.Errorf("wrapped: %w", own)); got != own {
 		t.Fatalf("got %v", got)
 	}
@@ -353,30 +354,30 @@ func TestDecodeParams(t *testing.T) {
 		t.Fatalf("absent optional: %v", err)
 	}
 	for _, tc := range []struct {
-		params   Raw
+		params   wire.Raw
 		required bool
 		path     string
 	}{
 		{nil, true, "params"},
-		{Raw(`{"n":"x"}`), true, "params.n"},
-		{Raw(`{"n":1} {}`), true, "params"},
-		{Raw(`{"n":-1}`), true, "params.n"},
-		{Raw(`{}`), false, "params.n"},
+		{wire.Raw(`{"n":"x"}`), true, "params.n"},
+		{wire.Raw(`{"n":1} {}`), true, "params"},
+		{wire.Raw(`{"n":-1}`), true, "params.n"},
+		{wire.Raw(`{}`), false, "params.n"},
 	} {
 		err := DecodeParams(tc.params, newV(), tc.required)
-		var rpc *Error
-		if !errors.As(err, &rpc) || rpc.Code != CodeInvalidParams {
+		var rpc *wire.Error
+		if !errors.As(err, &rpc) || rpc.Code != wire.CodeInvalidParams {
 			t.Errorf("%s: %v", tc.params, err)
 			continue
 		}
 		var d struct {
-			Violations []Violation `json:"violations"`
+			Violations []wire.Violation `json:"violations"`
 		}
 		if err := json.Unmarshal(rpc.Data, &d); err != nil || len(d.Violations) == 0 || d.Violations[0].Path != tc.path {
 			t.Errorf("%s: data %s, want path %q", tc.params, rpc.Data, tc.path)
 		}
 	}
-	if err := DecodeParams(Raw(`{"n":3}`), newV(), true); err != nil {
+	if err := DecodeParams(wire.Raw(`{"n":3}`), newV(), true); err != nil {
 		t.Fatal(err)
 	}
 }

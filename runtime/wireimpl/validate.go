@@ -1,6 +1,10 @@
-package wire
+package wireimpl
 
 import (
+	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/wire"
+
 	"strconv"
 	"strings"
 )
@@ -39,39 +43,9 @@ func (p *Path) render(b *strings.Builder) {
 	appendSeg(b, p.Key, p.Index)
 }
 
-// Violation is one broken schema rule.
-type Violation struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-}
-
-func (v Violation) String() string {
-	if v.Path == "" {
-		return v.Message
-	}
-	return v.Path + ": " + v.Message
-}
-
-// ValidationError lists every violation found in a value.
-type ValidationError struct {
-	Violations []Violation
-}
-
-func (e *ValidationError) Error() string {
-	var b strings.Builder
-	b.WriteString("invalid value: ")
-	for i, v := range e.Violations {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(v.String())
-	}
-	return b.String()
-}
-
 // Checker collects violations for a generated validator.
 type Checker struct {
-	violations []Violation
+	violations []wire.Violation
 }
 
 // Err returns a *ValidationError when violations were recorded, else nil.
@@ -79,12 +53,12 @@ func (c *Checker) Err() error {
 	if len(c.violations) == 0 {
 		return nil
 	}
-	return &ValidationError{Violations: c.violations}
+	return &wire.ValidationError{Violations: c.violations}
 }
 
 // Add records a violation at p.
 func (c *Checker) Add(p *Path, msg string) {
-	c.violations = append(c.violations, Violation{Path: p.String(), Message: msg})
+	c.violations = append(c.violations, wire.Violation{Path: p.String(), Message: msg})
 }
 
 // Missing records that the required member key is absent under p.
@@ -156,12 +130,12 @@ func (c *Checker) ExclusiveMaximum(p *Path, v, max float64) {
 type RawMember struct {
 	Name     string
 	Required bool
-	Kind     Kind
+	Kind     wire.Kind
 	Const    string // JSON literal the member must equal, "" for none
 }
 
 // RawMembers checks the declared members of a verbatim object.
-func (c *Checker) RawMembers(p *Path, r Raw, members []RawMember) {
+func (c *Checker) RawMembers(p *Path, r wire.Raw, members []RawMember) {
 	if r == nil {
 		return
 	}
@@ -172,7 +146,7 @@ func (c *Checker) RawMembers(p *Path, r Raw, members []RawMember) {
 				continue
 			}
 			found |= 1 << uint(i)
-			if got := Raw(v).Kind(); got != m.Kind {
+			if got := wire.Raw(v).Kind(); got != m.Kind {
 				mp := p.Member(m.Name)
 				c.Add(&mp, "expected "+m.Kind.String()+", got "+got.String())
 			} else if !m.accepts(v) {
@@ -196,12 +170,12 @@ func (c *Checker) RawMembers(p *Path, r Raw, members []RawMember) {
 // RawValues checks that every member of the verbatim object r has JSON
 // kind want (an object whose additionalProperties is an object schema,
 // kept verbatim).
-func (c *Checker) RawValues(p *Path, r Raw, want Kind) {
+func (c *Checker) RawValues(p *Path, r wire.Raw, want wire.Kind) {
 	if r == nil {
 		return
 	}
 	err := eachMember(r, func(name []byte, escaped bool, v []byte) {
-		if got := Raw(v).Kind(); got != want {
+		if got := wire.Raw(v).Kind(); got != want {
 			k, _ := rawKey(name, escaped)
 			mp := p.Member(k)
 			c.Add(&mp, "expected "+want.String()+", got "+got.String())
@@ -215,14 +189,14 @@ func (c *Checker) RawValues(p *Path, r Raw, want Kind) {
 // accepts reports whether v, the member's verbatim value, has the member's
 // kind and, when it has one, equals its constant.
 func (m RawMember) accepts(v []byte) bool {
-	if Raw(v).Kind() != m.Kind {
+	if wire.Raw(v).Kind() != m.Kind {
 		return false
 	}
 	return m.Const == "" || string(v) == m.Const || equalJSONString(v, m.Const)
 }
 
 // equalJSONString compares two JSON string literals by value.
-func equalJSONString(a Raw, b string) bool {
+func equalJSONString(a wire.Raw, b string) bool {
 	if len(a) == 0 || a[0] != '"' || len(b) == 0 || b[0] != '"' {
 		return false
 	}
@@ -230,3 +204,28 @@ func equalJSONString(a Raw, b string) bool {
 	y, err2 := strconv.Unquote(b)
 	return err1 == nil && err2 == nil && x == y
 }
+
+// RawJSON checks a named free-form value: well-formed JSON (syntax, depth,
+// no repeated member names) of kind want (KindInvalid: any). nil is absent
+// and passes.
+func (c *Checker) RawJSON(p *Path, r wire.Raw, want wire.Kind) {
+	if r == nil {
+		return
+	}
+	if got := r.Kind(); want != wire.KindInvalid && got != want {
+		c.Add(p, "expected "+want.String()+", got "+got.String())
+		return
+	}
+	v := verbatimPool.Get().(*verbatim)
+	end, err := v.scan(r, ws(r, 0), MaxDepth, true)
+	v.reset(nil)
+	verbatimPool.Put(v)
+	switch {
+	case err != nil:
+		c.Add(p, err.Error())
+	case ws(r, end) != len(r):
+		c.Add(p, "invalid JSON: unexpected data after the value")
+	}
+}
+
+var verbatimPool = sync.Pool{New: func() any { return new(verbatim) }}

@@ -1,4 +1,4 @@
-package wire
+package wireimpl
 
 // CheckFormat reports whether s satisfies the JSON Schema format, and
 // whether the format is one this package checks. The checks are structural

@@ -1,4 +1,4 @@
-package wire
+package wireimpl
 
 import "github.com/go-faster/jx"
 

@@ -1,11 +1,13 @@
-package wire
+package wireimpl
+
+import "github.com/mcpgen/mcpgen/runtime/wire"
 
 // Fast structural scanning of verbatim values for validators: they look at
 // the top-level members of a Raw object without decoding it. The scanner
 // relies on bounds checks, not on the value being valid: on malformed
 // input it reports an error (validators report it as a violation).
 
-var errMalformed = &DecodeError{Msg: "invalid JSON in a verbatim value"}
+var errMalformed = &wire.DecodeError{Msg: "invalid JSON in a verbatim value"}
 
 // structural marks the bytes skipValue acts on inside arrays and objects.
 var structural = [256]bool{'"': true, '{': true, '[': true, '}': true, ']': true}
@@ -76,7 +78,7 @@ func skipValue(r []byte, i int) (int, error) {
 func eachMember(r []byte, fn func(name []byte, escaped bool, value []byte)) error {
 	i := skipSpace(r, 0)
 	if i >= len(r) || r[i] != '{' {
-		return &DecodeError{Msg: "expected object"}
+		return &wire.DecodeError{Msg: "expected object"}
 	}
 	i = skipSpace(r, i+1)
 	if i < len(r) && r[i] == '}' {

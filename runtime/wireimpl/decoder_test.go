@@ -1,4 +1,4 @@
-package wire
+package wireimpl
 
 import (
 	"errors"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
 // tree decodes any JSON value through Obj and Arr (objects and arrays
@@ -13,13 +15,13 @@ import (
 // values with Raw instead, as generated code does for free-form members.
 type tree struct {
 	verbatim bool
-	raws     []Raw
+	raws     []wire.Raw
 	keys     []string
 }
 
 func (x *tree) DecodeJSON(d *Decoder) error {
 	switch d.Next() {
-	case KindObject:
+	case wire.KindObject:
 		return d.Obj(func(key []byte) error {
 			x.keys = append(x.keys, string(key))
 			if x.verbatim {
@@ -35,7 +37,7 @@ func (x *tree) DecodeJSON(d *Decoder) error {
 			}
 			return nil
 		})
-	case KindArray:
+	case wire.KindArray:
 		return d.Arr(func(i int) error {
 			if err := x.DecodeJSON(d); err != nil {
 				return AtIndex(err, i)
@@ -47,7 +49,7 @@ func (x *tree) DecodeJSON(d *Decoder) error {
 }
 
 // raw decodes one value verbatim.
-type raw struct{ v Raw }
+type raw struct{ v wire.Raw }
 
 func (x *raw) DecodeJSON(d *Decoder) (err error) { x.v, err = d.Raw(); return }
 
@@ -80,7 +82,7 @@ func mixed(levels int) string {
 }
 
 func isTooDeep(err error) bool {
-	var de *DecodeError
+	var de *wire.DecodeError
 	return errors.As(err, &de) && de.Msg == fmt.Sprintf("nesting deeper than %d levels", MaxDepth)
 }
 
@@ -128,7 +130,7 @@ func TestDepthLimitVerbatimStrings(t *testing.T) {
 		t.Fatalf("brackets inside a string: %v", err)
 	}
 	err := Decode([]byte(`{"m":`+nestedArrays(MaxDepth)+`}`), &tree{verbatim: true})
-	var de *DecodeError
+	var de *wire.DecodeError
 	if !errors.As(err, &de) || de.JSONPath() != "m" || !isTooDeep(err) {
 		t.Fatalf("got %v, want nesting too deep at m", err)
 	}
@@ -139,7 +141,7 @@ func TestDepthLimitVerbatimStrings(t *testing.T) {
 func TestUTF8(t *testing.T) {
 	for _, in := range []string{"\"\xff\"", "{\"a\":\"\xc0\xaf\"}", "{\"\xfe\":1}", "\"\xed\xa0\x80\"", "[\"ok\",\"\xe2\x82\"]"} {
 		err := Decode([]byte(in), &tree{})
-		var de *DecodeError
+		var de *wire.DecodeError
 		if !errors.As(err, &de) || de.Msg != "invalid UTF-8" || de.JSONPath() != "" {
 			t.Errorf("%q: %v", in, err)
 		}
@@ -151,15 +153,25 @@ func TestUTF8(t *testing.T) {
 	}
 	d := NewDecoder([]byte("{\"\xff\":1}"))
 	err := (&tree{}).DecodeJSON(d)
-	var de *DecodeError
+	var de *wire.DecodeError
 	if !errors.As(err, &de) || de.Msg != "invalid UTF-8 in member name" {
 		t.Fatalf("got %v", err)
 	}
-	// An escaped lone surrogate is valid JSON; the decoded string is valid
-	// UTF-8 (U+FFFD stands in for it).
+	// An escaped lone surrogate is valid JSON grammar but no Go string can
+	// hold it: it is refused, never rewritten (in strings and member names),
+	// while an escaped pair decodes to its character.
+	for _, in := range []string{`"a\ud800b"`, `"\udc00"`, `"\ud800\ud800"`, `"x\uDBFF"`} {
+		var s strVal
+		if err := Decode([]byte(in), &s); err == nil || !strings.Contains(err.Error(), "lone surrogate") {
+			t.Errorf("%s: %v %q", in, err, s.v)
+		}
+	}
+	if err := Decode([]byte(`{"\ud800":1}`), &tree{}); err == nil || !strings.Contains(err.Error(), "lone surrogate") {
+		t.Errorf("lone surrogate in a member name: %v", err)
+	}
 	var s strVal
-	if err := Decode([]byte(`"a\ud800b"`), &s); err != nil || !utf8.ValidString(s.v) {
-		t.Fatalf("lone surrogate: %v %q", err, s.v)
+	if err := Decode([]byte(`"\ud834\udd1e"`), &s); err != nil || s.v != "𝄞" || !utf8.ValidString(s.v) {
+		t.Fatalf("surrogate pair: %v %q", err, s.v)
 	}
 }
 
@@ -168,7 +180,7 @@ type strVal struct{ v string }
 func (x *strVal) DecodeJSON(d *Decoder) (err error) { x.v, err = d.Str(); return }
 
 // withExtra is an object whose every member is undeclared.
-type withExtra struct{ m Members }
+type withExtra struct{ m wire.Members }
 
 func (x *withExtra) DecodeJSON(d *Decoder) error {
 	return d.Obj(func(key []byte) error { return d.AddMember(&x.m, key) })
@@ -195,7 +207,7 @@ func TestAddMemberDuplicates(t *testing.T) {
 		for _, dup := range []int{0, n / 2, n - 1} {
 			in := strings.TrimSuffix(ok, "}") + fmt.Sprintf(`,"k%d":true}`, dup)
 			err := Decode([]byte(in), &withExtra{})
-			var de *DecodeError
+			var de *wire.DecodeError
 			if !errors.As(err, &de) || de.Msg != fmt.Sprintf(`duplicate member "k%d"`, dup) || de.JSONPath() != "" {
 				t.Fatalf("%d members, k%d repeated: %v", n, dup, err)
 			}
@@ -224,7 +236,7 @@ func TestVerbatimDuplicates(t *testing.T) {
 	} {
 		var r raw
 		err := Decode([]byte(tc.in), &r)
-		var de *DecodeError
+		var de *wire.DecodeError
 		if !errors.As(err, &de) || de.Msg != fmt.Sprintf("duplicate member %q", tc.key) || de.JSONPath() != tc.path {
 			t.Errorf("%s: got %v, want duplicate %q at %q", tc.in, err, tc.key, tc.path)
 		}
@@ -258,7 +270,7 @@ func TestPeekMember(t *testing.T) {
 		d := NewDecoder([]byte(tc.in))
 		v, found, err := d.PeekMember("type")
 		if tc.errPath != "" {
-			var de *DecodeError
+			var de *wire.DecodeError
 			if !errors.As(err, &de) || de.JSONPath() != tc.errPath {
 				t.Errorf("%s: got %v, want an error at %q", tc.in, err, tc.errPath)
 			}
@@ -323,7 +335,7 @@ func TestFinish(t *testing.T) {
 	}
 	for _, in := range []string{`{} x`, `{}{}`, `{} 1`, `{}]`, `{},`, `{} "s"`, "{}\x00", `{} // comment`, "{}\u00a0"} {
 		err := Decode([]byte(in), &tree{})
-		var de *DecodeError
+		var de *wire.DecodeError
 		if !errors.As(err, &de) || de.Msg != "unexpected data after the JSON value" {
 			t.Errorf("%q: %v", in, err)
 		}
@@ -349,31 +361,42 @@ func TestNumbers(t *testing.T) {
 		}
 	}
 	for in, msg := range map[string]string{
-		"1.5": "expected an integer in the int64 range", "1.0": "expected an integer in the int64 range",
-		"1e2": "expected an integer in the int64 range", "9223372036854775808": "expected an integer in the int64 range",
-		"-9223372036854775809": "expected an integer in the int64 range", "99999999999999999999": "expected an integer in the int64 range",
+		"1.5": "expected an integer, got 1.5", "1.0": "expected an integer, got 1.0",
+		"1e2": "expected an integer, got 1e2", "9223372036854775808": "integer 9223372036854775808 is outside the int64 range",
+		"-9223372036854775809": "integer -9223372036854775809 is outside the int64 range", "99999999999999999999": "integer 99999999999999999999 is outside the int64 range",
 		"01": "invalid JSON", "-": "invalid JSON", "1.": "invalid JSON", "-01": "invalid JSON",
 		`"1"`: "expected number, got string", "true": "expected number, got boolean", "null": "expected number, got null",
 		"+1": "invalid JSON: expected number", ".5": "invalid JSON: expected number",
 	} {
 		var x i64
 		err := Decode([]byte(in), &x)
-		var de *DecodeError
+		var de *wire.DecodeError
 		if !errors.As(err, &de) || !strings.HasPrefix(de.Msg, msg) {
 			t.Errorf("Int64 %q: %v, want %q", in, err, msg)
 		}
 	}
-	for in, want := range map[string]float64{"0": 0, "1.5": 1.5, "-2.5e-3": -2.5e-3, "1e308": 1e308, "22.5": 22.5, "0.1": 0.1, "1e-400": 0} {
+	for in, want := range map[string]float64{"0": 0, "-0": 0, "1.5": 1.5, "-2.5e-3": -2.5e-3, "1e308": 1e308, "22.5": 22.5, "0.1": 0.1,
+		"1.0": 1, "100000000000000000000.00": 1e20, "9007199254740992": 9007199254740992, "0.30000000000000004": 0.30000000000000004,
+		"5e-324": 5e-324, "2.2250738585072014e-308": 2.2250738585072014e-308, "1.7976931348623157e308": 1.7976931348623157e308} {
 		var x f64
 		if err := Decode([]byte(in), &x); err != nil || x.v != want {
 			t.Errorf("Float64 %q = %v, %v", in, x.v, err)
 		}
 	}
-	for in, msg := range map[string]string{"1e400": "expected a finite number", "-1e400": "expected a finite number", "1.e3": "invalid JSON", "0x1": "invalid JSON", "NaN": "invalid JSON: expected number"} {
+	// A number a float64 cannot hold is an error naming the limit, never a
+	// rounding: out of range, below the smallest subnormal, or with more
+	// precision than float64 keeps.
+	for in, msg := range map[string]string{
+		"1e400": "number 1e400 is outside the float64 range", "-1e400": "number -1e400 is outside the float64 range",
+		"1e-400":                               "number 1e-400 cannot be held exactly by a float64 (it would become 0)",
+		"9007199254740993":                     "number 9007199254740993 cannot be held exactly by a float64 (it would become 9007199254740992)",
+		"1.00000000000000000001":               "number 1.00000000000000000001 cannot be held exactly",
+		"0.1000000000000000055511151231257827": "cannot be held exactly",
+		"1.e3":                                 "invalid JSON", "0x1": "invalid JSON", "NaN": "invalid JSON: expected number"} {
 		var x f64
 		err := Decode([]byte(in), &x)
-		var de *DecodeError
-		if !errors.As(err, &de) || !strings.HasPrefix(de.Msg, msg) {
+		var de *wire.DecodeError
+		if !errors.As(err, &de) || !strings.Contains(de.Msg, msg) {
 			t.Errorf("Float64 %q: %v, want %q", in, err, msg)
 		}
 	}
@@ -401,7 +424,7 @@ func TestDecodeCopiesInput(t *testing.T) {
 	}
 	_ = append(y.raws[0], 'X')
 	if string(y.raws[1]) != "2" {
-		t.Fatalf("append to a Raw overwrote its neighbour: %q", y.raws[1])
+		t.Fatalf("append to a wire.Raw overwrote its neighbour: %q", y.raws[1])
 	}
 }
 
@@ -459,7 +482,7 @@ func TestVerbatimScanner(t *testing.T) {
 			}
 			continue
 		}
-		var de *DecodeError
+		var de *wire.DecodeError
 		if !errors.As(err, &de) || de.Msg != fmt.Sprintf("duplicate member %q", tc.key) || de.JSONPath() != tc.path {
 			t.Errorf("%.80s: got %v, want duplicate %q at %q", tc.in, err, tc.key, tc.path)
 		}

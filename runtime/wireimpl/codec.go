@@ -1,6 +1,8 @@
-package wire
+package wireimpl
 
 import (
+	"github.com/mcpgen/mcpgen/runtime/wire"
+
 	"math"
 	"slices"
 	"strconv"
@@ -105,19 +107,22 @@ func DecodeFloat64(v *float64, d *Decoder) (err error) { *v, err = d.Float64(); 
 func DecodeBool(v *bool, d *Decoder) (err error) { *v, err = d.Bool(); return }
 
 // DecodeRaw reads any element verbatim.
-func DecodeRaw(v *Raw, d *Decoder) (err error) { *v, err = d.Raw(); return }
+func DecodeRaw(v *wire.Raw, d *Decoder) (err error) { *v, err = d.Raw(); return }
 
 // DecodeRawObject reads an object element verbatim.
-func DecodeRawObject(v *Raw, d *Decoder) (err error) { *v, err = d.RawKind(KindObject); return }
+func DecodeRawObject(v *wire.Raw, d *Decoder) (err error) {
+	*v, err = d.RawKind(wire.KindObject)
+	return
+}
 
 // DecodeRawArray reads an array element verbatim.
-func DecodeRawArray(v *Raw, d *Decoder) (err error) { *v, err = d.RawKind(KindArray); return }
+func DecodeRawArray(v *wire.Raw, d *Decoder) (err error) { *v, err = d.RawKind(wire.KindArray); return }
 
 // DecodeConstString reads a string member that must equal want.
 func DecodeConstString(d *Decoder, want string) error {
 	s, err := d.Str()
 	if err == nil && s != want {
-		err = &DecodeError{Msg: "must be " + strconv.Quote(want) + ", got " + strconv.Quote(s)}
+		err = shape("must be " + strconv.Quote(want) + ", got " + strconv.Quote(s))
 	}
 	return err
 }
@@ -126,7 +131,7 @@ func DecodeConstString(d *Decoder, want string) error {
 func DecodeConstInt(d *Decoder, want int64) error {
 	n, err := d.Int64()
 	if err == nil && n != want {
-		err = &DecodeError{Msg: "must be " + strconv.FormatInt(want, 10) + ", got " + strconv.FormatInt(n, 10)}
+		err = shape("must be " + strconv.FormatInt(want, 10) + ", got " + strconv.FormatInt(n, 10))
 	}
 	return err
 }
@@ -135,7 +140,7 @@ func DecodeConstInt(d *Decoder, want int64) error {
 func DecodeConstFloat(d *Decoder, want float64) error {
 	n, err := d.Float64()
 	if err == nil && n != want {
-		err = &DecodeError{Msg: "must be " + formatNum(want) + ", got " + formatNum(n)}
+		err = shape("must be " + formatNum(want) + ", got " + formatNum(n))
 	}
 	return err
 }
@@ -144,7 +149,7 @@ func DecodeConstFloat(d *Decoder, want float64) error {
 func DecodeConstBool(d *Decoder, want bool) error {
 	b, err := d.Bool()
 	if err == nil && b != want {
-		err = &DecodeError{Msg: "must be " + strconv.FormatBool(want)}
+		err = shape("must be " + strconv.FormatBool(want))
 	}
 	return err
 }
@@ -192,10 +197,10 @@ func EncodeFloat64(v *float64, e *jx.Encoder) { EncodeFloat(e, *v) }
 func EncodeBool(v *bool, e *jx.Encoder) { e.Bool(*v) }
 
 // EncodeRawElem writes a verbatim element.
-func EncodeRawElem(v *Raw, e *jx.Encoder) { EncodeRaw(e, *v) }
+func EncodeRawElem(v *wire.Raw, e *jx.Encoder) { EncodeRaw(e, *v) }
 
 // EncodeRaw writes a verbatim value; an absent (nil) value is written as null.
-func EncodeRaw(e *jx.Encoder, r Raw) {
+func EncodeRaw(e *jx.Encoder, r wire.Raw) {
 	if r == nil {
 		e.Null()
 		return
@@ -204,7 +209,7 @@ func EncodeRaw(e *jx.Encoder, r Raw) {
 }
 
 // EncodeRawOr writes r, or empty (a JSON literal) when r is nil.
-func EncodeRawOr(e *jx.Encoder, r Raw, empty string) {
+func EncodeRawOr(e *jx.Encoder, r wire.Raw, empty string) {
 	if r == nil {
 		e.RawStr(empty)
 		return
@@ -213,7 +218,7 @@ func EncodeRawOr(e *jx.Encoder, r Raw, empty string) {
 }
 
 // EncodeMembers writes undeclared members after the declared ones.
-func EncodeMembers(e *jx.Encoder, m Members) {
+func EncodeMembers(e *jx.Encoder, m wire.Members) {
 	for i := range m {
 		e.FieldStart(m[i].Key)
 		EncodeRaw(e, m[i].Value)
@@ -229,40 +234,13 @@ func EncodeFloat(e *jx.Encoder, f float64) {
 	e.Float64(f)
 }
 
-// DecodeJSON reads any value verbatim (Raw implements the generated-type
-// methods so free-form schema definitions can be aliases of Raw).
-func (r *Raw) DecodeJSON(d *Decoder) (err error) { *r, err = d.Raw(); return }
-
-// EncodeJSON writes r (null when absent).
-func (r *Raw) EncodeJSON(e *jx.Encoder) { EncodeRaw(e, *r) }
-
-// Validate accepts every value.
-func (r *Raw) Validate() error { return nil }
-
-// UnknownMember reports a member an object with additionalProperties:
-// false does not declare.
-func UnknownMember(key []byte) error {
-	return &DecodeError{Msg: "unknown member " + strconv.Quote(string(key))}
-}
-
-// MissingDiscriminator reports an object lacking the member that tells a
-// union's members apart.
-func MissingDiscriminator(key string) error {
-	return AtKey(&DecodeError{Msg: "required member is missing"}, key)
-}
-
-// NilResult reports a handler that returned neither a result nor an error.
-func NilResult(method string) error {
-	return &Error{Code: CodeInternalError, Message: "Internal error: handler for " + method + " returned no result"}
-}
-
 // DecodeParams decodes and validates request params (already checked for
 // UTF-8 as part of their message) into v, turning any failure into
 // -32602. required: absent params are an error.
-func DecodeParams(params Raw, v Codec, required bool) error {
+func DecodeParams(params wire.Raw, v Codec, required bool) error {
 	if params == nil {
 		if required {
-			return InvalidParams(&ValidationError{Violations: []Violation{{Message: "required member is missing"}}})
+			return InvalidParams(&wire.ValidationError{Violations: []wire.Violation{{Message: "required member is missing"}}})
 		}
 		return nil
 	}
@@ -282,3 +260,28 @@ func DecodeParams(params Raw, v Codec, required bool) error {
 	}
 	return nil
 }
+
+// DecodeID reads a request id element.
+func DecodeID(v *wire.ID, d *Decoder) (err error) { *v, err = d.ID(); return }
+
+// EncodeID writes a request id element.
+func EncodeID(v *wire.ID, e *jx.Encoder) { v.EncodeJSON(e) }
+
+// IDValue is a request id as a generated-type value (NewDefinition of the
+// schema's RequestId): a string or an integer.
+type IDValue struct{ wire.ID }
+
+// DecodeJSON reads a string or integer id.
+func (v *IDValue) DecodeJSON(d *Decoder) (err error) { v.ID, err = d.ID(); return }
+
+// EncodeJSON writes the id.
+func (v *IDValue) EncodeJSON(e *jx.Encoder) { v.ID.EncodeJSON(e) }
+
+// Validate reports an unset id.
+func (v *IDValue) Validate() error { return v.ID.Validate() }
+
+// MarshalJSON implements json.Marshaler.
+func (v IDValue) MarshalJSON() ([]byte, error) { return v.ID.MarshalJSON() }
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (v *IDValue) UnmarshalJSON(data []byte) error { return Decode(data, v) }

@@ -1,42 +1,21 @@
-package wire
+package wireimpl
 
 import (
 	"bytes"
 	"encoding/binary"
 	"math/bits"
-	"reflect"
 	"unsafe"
-
-	"github.com/go-faster/jx"
 )
 
 // A verbatim value (Raw) is read in one pass over its bytes: the scanner
 // checks its JSON syntax, its nesting depth and that no object in it has
 // two members of the same name, so what a proxy re-emits obeys the rules
-// the typed members obey. The jx decoder is then moved past the value.
-
-// jxHead is the offset of jx.Decoder's read position (its unexported
-// "head" field), found once by reflection; -1 when this jx version has no
-// such int field, in which case Raw lets jx skip the value first.
-var jxHead = func() uintptr {
-	f, ok := reflect.TypeFor[jx.Decoder]().FieldByName("head")
-	if !ok || f.Type.Kind() != reflect.Int {
-		return ^uintptr(0)
-	}
-	return f.Offset
-}()
-
-// head points at the read position of d's jx decoder, or is nil.
-func (d *Decoder) head() *int {
-	if jxHead == ^uintptr(0) {
-		return nil
-	}
-	return (*int)(unsafe.Add(unsafe.Pointer(&d.jx), jxHead))
-}
+// the typed members obey.
 
 // verbatim is the scanner's reusable state.
 type verbatim struct {
 	src    []byte // the input being scanned, for error paths
+	dups   bool   // reject repeated member names
 	base   int    // index of the scanned value in src
 	top    []topMember
 	frames []vframe
@@ -75,10 +54,6 @@ func (v *verbatim) reset(src []byte) {
 	v.sets = v.sets[:0]
 }
 
-var errSyntax = &DecodeError{Msg: "invalid JSON"}
-
-func syntaxAt(msg string) error { return &DecodeError{Msg: "invalid JSON: " + msg} }
-
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func ws(r []byte, i int) int {
@@ -89,10 +64,11 @@ func ws(r []byte, i int) int {
 }
 
 // scan reads the value starting at r[i] and returns the index just past
-// it. budget is how many levels of nesting the value may still open.
-func (v *verbatim) scan(r []byte, i, budget int) (int, error) {
+// it. budget is how many levels of nesting the value may still open; dups
+// asks for repeated member names to be rejected.
+func (v *verbatim) scan(r []byte, i, budget int, dups bool) (int, error) {
 	v.reset(r)
-	v.base = i
+	v.base, v.dups = i, dups
 	for {
 		// A value starts at r[i].
 		if i >= len(r) {
@@ -199,6 +175,7 @@ func (v *verbatim) member(r []byte, i int) (int, error) {
 	f := &v.frames[len(v.frames)-1]
 	f.name = name
 	switch {
+	case !v.dups:
 	case f.set >= 0:
 		k, err := name.text(r)
 		if err != nil {
@@ -319,10 +296,26 @@ func scanString(r []byte, i int) (int, bool, error) {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				j += 2
 			case 'u':
-				if j+6 > len(r) || !isHex(r[j+2]) || !isHex(r[j+3]) || !isHex(r[j+4]) || !isHex(r[j+5]) {
+				if !hexAt(r, j+2) {
 					return 0, false, syntaxAt(`bad \u escape in a string`)
 				}
-				j += 6
+				// A surrogate must be the high half of a pair (RFC 8259 §8.2):
+				// a lone one is valid JSON grammar, but no Go string (nor
+				// UTF-8) can hold it, so it is refused rather than rewritten.
+				switch u := hex4(r[j+2:]); {
+				case u >= 0xD800 && u < 0xDC00:
+					if !(j+12 <= len(r) && r[j+6] == '\\' && r[j+7] == 'u' && hexAt(r, j+8)) {
+						return 0, false, errLoneSurrogate(r[j : j+6])
+					}
+					if lo := hex4(r[j+8:]); lo < 0xDC00 || lo >= 0xE000 {
+						return 0, false, errLoneSurrogate(r[j : j+6])
+					}
+					j += 12
+				case u >= 0xDC00 && u < 0xE000:
+					return 0, false, errLoneSurrogate(r[j : j+6])
+				default:
+					j += 6
+				}
 			default:
 				return 0, false, syntaxAt("bad escape in a string")
 			}
@@ -330,6 +323,10 @@ func scanString(r []byte, i int) (int, bool, error) {
 			return 0, false, syntaxAt("control character in a string")
 		}
 	}
+}
+
+func hexAt(r []byte, i int) bool {
+	return i+4 <= len(r) && isHex(r[i]) && isHex(r[i+1]) && isHex(r[i+2]) && isHex(r[i+3])
 }
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
@@ -378,4 +375,62 @@ func number(r []byte, i int) (int, error) {
 		}
 	}
 	return j, nil
+}
+
+// stringEnd returns the index of the quote closing the string whose
+// contents start at r[i], and whether the string has escapes. It looks at
+// eight bytes at a time for a quote or a backslash (SWAR). It trusts r to
+// be valid JSON (validators scan values the decoder has checked).
+func stringEnd(r []byte, i int) (end int, escaped bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(r); i += 8 {
+		x := binary.LittleEndian.Uint64(r[i:])
+		q, b := x^(ones*'"'), x^(ones*'\\')
+		// A byte of q or b is zero where x holds a quote or a backslash; the
+		// lowest flagged byte is exact.
+		if m := ((q-ones)&^q | (b-ones)&^b) & highs; m != 0 {
+			j := i + bits.TrailingZeros64(m)/8
+			if r[j] == '"' {
+				return j, false
+			}
+			return stringEndEscaped(r, j)
+		}
+	}
+	for ; i < len(r); i++ {
+		switch r[i] {
+		case '"':
+			return i, false
+		case '\\':
+			return stringEndEscaped(r, i)
+		}
+	}
+	return len(r), false // not reached for valid JSON
+}
+
+// stringEndEscaped is stringEnd from the backslash at r[j].
+func stringEndEscaped(r []byte, j int) (int, bool) {
+	for ; j < len(r); j++ {
+		switch r[j] {
+		case '\\':
+			j++ // the escaped character
+		case '"':
+			return j, true
+		}
+	}
+	return len(r), true
+}
+
+// rawKey returns the member name whose quoted contents are b, unescaped.
+// The result shares b's memory when there is nothing to unescape.
+func rawKey(b []byte, escaped bool) (string, error) {
+	if escaped {
+		var err error
+		if b, err = unescape(b); err != nil {
+			return "", err
+		}
+	}
+	if len(b) == 0 {
+		return "", nil
+	}
+	return unsafe.String(&b[0], len(b)), nil
 }
