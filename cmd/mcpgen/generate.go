@@ -12,16 +12,29 @@ import (
 )
 
 // generate runs schema → plan → emit on the schema bytes read from src.
-func generate(src string, data []byte, pkgName, revision string) ([]emit.File, error) {
+func generate(src string, data []byte, pkgName, revision string, facts *plan.Facts) ([]emit.File, error) {
 	doc, err := schema.Load(src, data)
 	if err != nil {
 		return nil, err
 	}
-	pkg, err := plan.Build(doc, plan.Options{Package: pkgName, Source: sourceName(src), Revision: revision})
+	pkg, err := plan.Build(doc, plan.Options{Package: pkgName, Source: sourceName(src), Revision: revision, Facts: facts})
 	if err != nil {
 		return nil, err
 	}
 	return emit.Files(pkg)
+}
+
+// loadFacts reads the facts file named by -facts, or the facts mcpgen
+// carries for revision.
+func loadFacts(path, revision string) (*plan.Facts, error) {
+	if path == "" {
+		return plan.LoadFacts(revision)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return plan.ParseFacts(path, data)
 }
 
 // sourceName is the schema's name in generated headers: the revision

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/emit"
+	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/plan"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/golden/*/*.go.golden from the generator's output")
@@ -48,7 +49,14 @@ func generateCase(t *testing.T, name string) []emit.File {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := generate(src, data, name, "")
+	// A case may carry revision facts beside its schema (facts.json).
+	var facts *plan.Facts
+	if fd, err := os.ReadFile(filepath.Join(filepath.Dir(src), "facts.json")); err == nil {
+		if facts, err = plan.ParseFacts("facts.json", fd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, err := generate(src, data, name, "", facts)
 	if err != nil {
 		t.Fatalf("generate %s: %v", name, err)
 	}
@@ -146,12 +154,12 @@ func TestGenerateDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := generate(src, data, "mcp", "2026-07-28")
+	first, err := generate(src, data, "mcp", "2026-07-28", revisionFacts(t, "2026-07-28"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2; i++ {
-		again, err := generate(src, data, "mcp", "2026-07-28")
+		again, err := generate(src, data, "mcp", "2026-07-28", revisionFacts(t, "2026-07-28"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,4 +172,14 @@ func TestGenerateDeterministic(t *testing.T) {
 			}
 		}
 	}
+}
+
+// revisionFacts are the facts mcpgen carries for rev.
+func revisionFacts(t testing.TB, rev string) *plan.Facts {
+	t.Helper()
+	f, err := plan.LoadFacts(rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

@@ -47,6 +47,7 @@ func run(args []string, stderr io.Writer) (err error) {
 	out := fs.String("out", "", "directory to write the generated package into")
 	pkgName := fs.String("package", "mcp", "Go package name of the generated code")
 	revision := fs.String("revision", "", "protocol revision (e.g. 2026-07-28): names the schema to read when -schema is absent")
+	factsPath := fs.String("facts", "", "revision facts file (default: the facts mcpgen carries for the revision, see docs/facts.md)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stderr)
@@ -71,8 +72,14 @@ func run(args []string, stderr io.Writer) (err error) {
 	rev := ""
 	if revisionPattern.MatchString(*revision) {
 		rev = *revision
+	} else if *revision == "" {
+		rev = identify(data) // a -schema file that is a published revision
 	}
-	files, err := generate(src, data, *pkgName, rev)
+	facts, err := loadFacts(*factsPath, rev)
+	if err != nil {
+		return err
+	}
+	files, err := generate(src, data, *pkgName, rev, facts)
 	if err != nil {
 		return err
 	}

@@ -23,8 +23,8 @@ func TestAllRevisionsBuild(t *testing.T) {
 			t.Fatalf("mcpgen %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 		}
 		files, err := filepath.Glob(filepath.Join(out, "*_gen.go"))
-		if err != nil || len(files) != 5 {
-			t.Fatalf("%s: generated %v (%v), want 5 files", rev, files, err)
+		if err != nil || len(files) != 6 {
+			t.Fatalf("%s: generated %v (%v), want 6 files", rev, files, err)
 		}
 		// The revision constant is generated for dated revisions only.
 		methods, err := os.ReadFile(filepath.Join(out, "methods_gen.go"))
@@ -49,7 +49,7 @@ func TestCheckedInGenerationIsFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := generate(src, data, "mcp", "2026-07-28")
+	files, err := generate(src, data, "mcp", "2026-07-28", revisionFacts(t, "2026-07-28"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,3 +103,16 @@ func unwrapPath(err error) error {
 	}
 	return err
 }
+
+// identify names the published revision whose schema.json is data, by its
+// pinned sha256; "" for any other schema.
+func identify(data []byte) string {
+	sum := sha256.Sum256(data)
+	got := hex.EncodeToString(sum[:])
+	for rev, want := range pinned {
+		if got == want {
+			return rev
+		}
+	}
+	return ""
+}

@@ -912,6 +912,18 @@ func (x *CallToolResultResponseResult) EncodeJSON(e *jx.Encoder) {
 	}
 }
 
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *CallToolResultResponseResult) Member() any {
+	switch {
+	case x.InputRequiredResult != nil:
+		return x.InputRequiredResult
+	case x.CallToolResult != nil:
+		return x.CallToolResult
+	}
+	return nil
+}
+
 // IsZero reports whether no member is set.
 func (x *CallToolResultResponseResult) IsZero() bool {
 	return !(x.InputRequiredResult != nil || x.CallToolResult != nil)
@@ -1497,6 +1509,34 @@ func (x *ClientRequest) EncodeJSON(e *jx.Encoder) {
 	}
 }
 
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *ClientRequest) Member() any {
+	switch {
+	case x.DiscoverRequest != nil:
+		return x.DiscoverRequest
+	case x.ListResourcesRequest != nil:
+		return x.ListResourcesRequest
+	case x.ListResourceTemplatesRequest != nil:
+		return x.ListResourceTemplatesRequest
+	case x.ReadResourceRequest != nil:
+		return x.ReadResourceRequest
+	case x.SubscriptionsListenRequest != nil:
+		return x.SubscriptionsListenRequest
+	case x.ListPromptsRequest != nil:
+		return x.ListPromptsRequest
+	case x.GetPromptRequest != nil:
+		return x.GetPromptRequest
+	case x.ListToolsRequest != nil:
+		return x.ListToolsRequest
+	case x.CallToolRequest != nil:
+		return x.CallToolRequest
+	case x.CompleteRequest != nil:
+		return x.CompleteRequest
+	}
+	return nil
+}
+
 // IsZero reports whether no member is set.
 func (x *ClientRequest) IsZero() bool {
 	return !(x.DiscoverRequest != nil || x.ListResourcesRequest != nil || x.ListResourceTemplatesRequest != nil || x.ReadResourceRequest != nil || x.SubscriptionsListenRequest != nil || x.ListPromptsRequest != nil || x.GetPromptRequest != nil || x.ListToolsRequest != nil || x.CallToolRequest != nil || x.CompleteRequest != nil)
@@ -1901,6 +1941,18 @@ func (x *CompleteRequestParamsRef) EncodeJSON(e *jx.Encoder) {
 	}
 }
 
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *CompleteRequestParamsRef) Member() any {
+	switch {
+	case x.PromptReference != nil:
+		return x.PromptReference
+	case x.ResourceTemplateReference != nil:
+		return x.ResourceTemplateReference
+	}
+	return nil
+}
+
 // IsZero reports whether no member is set.
 func (x *CompleteRequestParamsRef) IsZero() bool {
 	return !(x.PromptReference != nil || x.ResourceTemplateReference != nil)
@@ -2244,6 +2296,24 @@ func (x *ContentBlock) EncodeJSON(e *jx.Encoder) {
 	default:
 		e.Null()
 	}
+}
+
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *ContentBlock) Member() any {
+	switch {
+	case x.TextContent != nil:
+		return x.TextContent
+	case x.ImageContent != nil:
+		return x.ImageContent
+	case x.AudioContent != nil:
+		return x.AudioContent
+	case x.ResourceLink != nil:
+		return x.ResourceLink
+	case x.EmbeddedResource != nil:
+		return x.EmbeddedResource
+	}
+	return nil
 }
 
 // IsZero reports whether no member is set.
@@ -2712,6 +2782,26 @@ func (x *CreateMessageResultContent) EncodeJSON(e *jx.Encoder) {
 	default:
 		e.Null()
 	}
+}
+
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *CreateMessageResultContent) Member() any {
+	switch {
+	case x.TextContent != nil:
+		return x.TextContent
+	case x.ImageContent != nil:
+		return x.ImageContent
+	case x.AudioContent != nil:
+		return x.AudioContent
+	case x.ToolUseContent != nil:
+		return x.ToolUseContent
+	case x.ToolResultContent != nil:
+		return x.ToolResultContent
+	case x.Array != nil:
+		return x.Array
+	}
+	return nil
 }
 
 // IsZero reports whether no member is set.
@@ -3331,6 +3421,18 @@ func (x *ElicitRequestParams) EncodeJSON(e *jx.Encoder) {
 	}
 }
 
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *ElicitRequestParams) Member() any {
+	switch {
+	case x.ElicitRequestFormParams != nil:
+		return x.ElicitRequestFormParams
+	case x.ElicitRequestURLParams != nil:
+		return x.ElicitRequestURLParams
+	}
+	return nil
+}
+
 // IsZero reports whether no member is set.
 func (x *ElicitRequestParams) IsZero() bool {
 	return !(x.ElicitRequestFormParams != nil || x.ElicitRequestURLParams != nil)
@@ -3595,6 +3697,22 @@ func (x *ElicitResultContentValue) EncodeJSON(e *jx.Encoder) {
 	}
 }
 
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *ElicitResultContentValue) Member() any {
+	switch {
+	case x.Array != nil:
+		return x.Array
+	case x.String.Set:
+		return x.String.Value
+	case x.Number.Set:
+		return x.Number.Value
+	case x.Boolean.Set:
+		return x.Boolean.Value
+	}
+	return nil
+}
+
 // IsZero reports whether no member is set.
 func (x *ElicitResultContentValue) IsZero() bool {
 	return !(x.Array != nil || x.String.Set || x.Number.Set || x.Boolean.Set)
@@ -3764,6 +3882,18 @@ func (x *EmbeddedResourceResource) EncodeJSON(e *jx.Encoder) {
 	}
 }
 
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *EmbeddedResourceResource) Member() any {
+	switch {
+	case x.TextResourceContents != nil:
+		return x.TextResourceContents
+	case x.BlobResourceContents != nil:
+		return x.BlobResourceContents
+	}
+	return nil
+}
+
 // IsZero reports whether no member is set.
 func (x *EmbeddedResourceResource) IsZero() bool {
 	return !(x.TextResourceContents != nil || x.BlobResourceContents != nil)
@@ -3891,6 +4021,24 @@ func (x *EnumSchema) EncodeJSON(e *jx.Encoder) {
 	default:
 		e.Null()
 	}
+}
+
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *EnumSchema) Member() any {
+	switch {
+	case x.UntitledSingleSelectEnumSchema != nil:
+		return x.UntitledSingleSelectEnumSchema
+	case x.TitledSingleSelectEnumSchema != nil:
+		return x.TitledSingleSelectEnumSchema
+	case x.UntitledMultiSelectEnumSchema != nil:
+		return x.UntitledMultiSelectEnumSchema
+	case x.TitledMultiSelectEnumSchema != nil:
+		return x.TitledMultiSelectEnumSchema
+	case x.LegacyTitledEnumSchema != nil:
+		return x.LegacyTitledEnumSchema
+	}
+	return nil
 }
 
 // IsZero reports whether no member is set.
@@ -4402,6 +4550,18 @@ func (x *GetPromptResultResponseResult) EncodeJSON(e *jx.Encoder) {
 	default:
 		e.Null()
 	}
+}
+
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *GetPromptResultResponseResult) Member() any {
+	switch {
+	case x.InputRequiredResult != nil:
+		return x.InputRequiredResult
+	case x.GetPromptResult != nil:
+		return x.GetPromptResult
+	}
+	return nil
 }
 
 // IsZero reports whether no member is set.
@@ -5007,6 +5167,20 @@ func (x *InputRequest) EncodeJSON(e *jx.Encoder) {
 	}
 }
 
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *InputRequest) Member() any {
+	switch {
+	case x.CreateMessageRequest != nil:
+		return x.CreateMessageRequest
+	case x.ListRootsRequest != nil:
+		return x.ListRootsRequest
+	case x.ElicitRequest != nil:
+		return x.ElicitRequest
+	}
+	return nil
+}
+
 // IsZero reports whether no member is set.
 func (x *InputRequest) IsZero() bool {
 	return !(x.CreateMessageRequest != nil || x.ListRootsRequest != nil || x.ElicitRequest != nil)
@@ -5213,6 +5387,20 @@ func (x *InputResponse) EncodeJSON(e *jx.Encoder) {
 	default:
 		e.Null()
 	}
+}
+
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *InputResponse) Member() any {
+	switch {
+	case x.CreateMessageResult != nil:
+		return x.CreateMessageResult
+	case x.ListRootsResult != nil:
+		return x.ListRootsResult
+	case x.ElicitResult != nil:
+		return x.ElicitResult
+	}
+	return nil
 }
 
 // IsZero reports whether no member is set.
@@ -5739,6 +5927,22 @@ func (x *JSONRPCMessage) EncodeJSON(e *jx.Encoder) {
 	}
 }
 
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *JSONRPCMessage) Member() any {
+	switch {
+	case x.JSONRPCRequest != nil:
+		return x.JSONRPCRequest
+	case x.JSONRPCNotification != nil:
+		return x.JSONRPCNotification
+	case x.JSONRPCResultResponse != nil:
+		return x.JSONRPCResultResponse
+	case x.JSONRPCErrorResponse != nil:
+		return x.JSONRPCErrorResponse
+	}
+	return nil
+}
+
 // IsZero reports whether no member is set.
 func (x *JSONRPCMessage) IsZero() bool {
 	return !(x.JSONRPCRequest != nil || x.JSONRPCNotification != nil || x.JSONRPCResultResponse != nil || x.JSONRPCErrorResponse != nil)
@@ -5989,6 +6193,18 @@ func (x *JSONRPCResponse) EncodeJSON(e *jx.Encoder) {
 	default:
 		e.Null()
 	}
+}
+
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *JSONRPCResponse) Member() any {
+	switch {
+	case x.JSONRPCResultResponse != nil:
+		return x.JSONRPCResultResponse
+	case x.JSONRPCErrorResponse != nil:
+		return x.JSONRPCErrorResponse
+	}
+	return nil
 }
 
 // IsZero reports whether no member is set.
@@ -8018,6 +8234,18 @@ func (x *MultiSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 	}
 }
 
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *MultiSelectEnumSchema) Member() any {
+	switch {
+	case x.UntitledMultiSelectEnumSchema != nil:
+		return x.UntitledMultiSelectEnumSchema
+	case x.TitledMultiSelectEnumSchema != nil:
+		return x.TitledMultiSelectEnumSchema
+	}
+	return nil
+}
+
 // IsZero reports whether no member is set.
 func (x *MultiSelectEnumSchema) IsZero() bool {
 	return !(x.UntitledMultiSelectEnumSchema != nil || x.TitledMultiSelectEnumSchema != nil)
@@ -8730,6 +8958,30 @@ func (x *PrimitiveSchemaDefinition) EncodeJSON(e *jx.Encoder) {
 	}
 }
 
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *PrimitiveSchemaDefinition) Member() any {
+	switch {
+	case x.StringSchema != nil:
+		return x.StringSchema
+	case x.NumberSchema != nil:
+		return x.NumberSchema
+	case x.BooleanSchema != nil:
+		return x.BooleanSchema
+	case x.UntitledSingleSelectEnumSchema != nil:
+		return x.UntitledSingleSelectEnumSchema
+	case x.TitledSingleSelectEnumSchema != nil:
+		return x.TitledSingleSelectEnumSchema
+	case x.UntitledMultiSelectEnumSchema != nil:
+		return x.UntitledMultiSelectEnumSchema
+	case x.TitledMultiSelectEnumSchema != nil:
+		return x.TitledMultiSelectEnumSchema
+	case x.LegacyTitledEnumSchema != nil:
+		return x.LegacyTitledEnumSchema
+	}
+	return nil
+}
+
 // IsZero reports whether no member is set.
 func (x *PrimitiveSchemaDefinition) IsZero() bool {
 	return !(x.StringSchema != nil || x.NumberSchema != nil || x.BooleanSchema != nil || x.UntitledSingleSelectEnumSchema != nil || x.TitledSingleSelectEnumSchema != nil || x.UntitledMultiSelectEnumSchema != nil || x.TitledMultiSelectEnumSchema != nil || x.LegacyTitledEnumSchema != nil)
@@ -9003,6 +9255,18 @@ func (x *ProgressToken) EncodeJSON(e *jx.Encoder) {
 	default:
 		e.Null()
 	}
+}
+
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *ProgressToken) Member() any {
+	switch {
+	case x.String.Set:
+		return x.String.Value
+	case x.Integer.Set:
+		return x.Integer.Value
+	}
+	return nil
 }
 
 // IsZero reports whether no member is set.
@@ -9725,6 +9989,18 @@ func (x *ReadResourceResultContentsItem) EncodeJSON(e *jx.Encoder) {
 	}
 }
 
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *ReadResourceResultContentsItem) Member() any {
+	switch {
+	case x.TextResourceContents != nil:
+		return x.TextResourceContents
+	case x.BlobResourceContents != nil:
+		return x.BlobResourceContents
+	}
+	return nil
+}
+
 // IsZero reports whether no member is set.
 func (x *ReadResourceResultContentsItem) IsZero() bool {
 	return !(x.TextResourceContents != nil || x.BlobResourceContents != nil)
@@ -9906,6 +10182,18 @@ func (x *ReadResourceResultResponseResult) EncodeJSON(e *jx.Encoder) {
 	default:
 		e.Null()
 	}
+}
+
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *ReadResourceResultResponseResult) Member() any {
+	switch {
+	case x.InputRequiredResult != nil:
+		return x.InputRequiredResult
+	case x.ReadResourceResult != nil:
+		return x.ReadResourceResult
+	}
+	return nil
 }
 
 // IsZero reports whether no member is set.
@@ -11332,6 +11620,26 @@ func (x *SamplingMessageContent) EncodeJSON(e *jx.Encoder) {
 	}
 }
 
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *SamplingMessageContent) Member() any {
+	switch {
+	case x.TextContent != nil:
+		return x.TextContent
+	case x.ImageContent != nil:
+		return x.ImageContent
+	case x.AudioContent != nil:
+		return x.AudioContent
+	case x.ToolUseContent != nil:
+		return x.ToolUseContent
+	case x.ToolResultContent != nil:
+		return x.ToolResultContent
+	case x.Array != nil:
+		return x.Array
+	}
+	return nil
+}
+
 // IsZero reports whether no member is set.
 func (x *SamplingMessageContent) IsZero() bool {
 	return !(x.TextContent != nil || x.ImageContent != nil || x.AudioContent != nil || x.ToolUseContent != nil || x.ToolResultContent != nil || x.Array != nil)
@@ -11477,6 +11785,24 @@ func (x *SamplingMessageContentBlock) EncodeJSON(e *jx.Encoder) {
 	default:
 		e.Null()
 	}
+}
+
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *SamplingMessageContentBlock) Member() any {
+	switch {
+	case x.TextContent != nil:
+		return x.TextContent
+	case x.ImageContent != nil:
+		return x.ImageContent
+	case x.AudioContent != nil:
+		return x.AudioContent
+	case x.ToolUseContent != nil:
+		return x.ToolUseContent
+	case x.ToolResultContent != nil:
+		return x.ToolResultContent
+	}
+	return nil
 }
 
 // IsZero reports whether no member is set.
@@ -11913,6 +12239,30 @@ func (x *ServerNotification) EncodeJSON(e *jx.Encoder) {
 	}
 }
 
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *ServerNotification) Member() any {
+	switch {
+	case x.CancelledNotification != nil:
+		return x.CancelledNotification
+	case x.ProgressNotification != nil:
+		return x.ProgressNotification
+	case x.ResourceListChangedNotification != nil:
+		return x.ResourceListChangedNotification
+	case x.SubscriptionsAcknowledgedNotification != nil:
+		return x.SubscriptionsAcknowledgedNotification
+	case x.ResourceUpdatedNotification != nil:
+		return x.ResourceUpdatedNotification
+	case x.PromptListChangedNotification != nil:
+		return x.PromptListChangedNotification
+	case x.ToolListChangedNotification != nil:
+		return x.ToolListChangedNotification
+	case x.LoggingMessageNotification != nil:
+		return x.LoggingMessageNotification
+	}
+	return nil
+}
+
 // IsZero reports whether no member is set.
 func (x *ServerNotification) IsZero() bool {
 	return !(x.CancelledNotification != nil || x.ProgressNotification != nil || x.ResourceListChangedNotification != nil || x.SubscriptionsAcknowledgedNotification != nil || x.ResourceUpdatedNotification != nil || x.PromptListChangedNotification != nil || x.ToolListChangedNotification != nil || x.LoggingMessageNotification != nil)
@@ -12095,6 +12445,38 @@ func (x *ServerResult) EncodeJSON(e *jx.Encoder) {
 	}
 }
 
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *ServerResult) Member() any {
+	switch {
+	case x.Result != nil:
+		return x.Result
+	case x.InputRequiredResult != nil:
+		return x.InputRequiredResult
+	case x.DiscoverResult != nil:
+		return x.DiscoverResult
+	case x.ListResourcesResult != nil:
+		return x.ListResourcesResult
+	case x.ListResourceTemplatesResult != nil:
+		return x.ListResourceTemplatesResult
+	case x.ReadResourceResult != nil:
+		return x.ReadResourceResult
+	case x.SubscriptionsListenResult != nil:
+		return x.SubscriptionsListenResult
+	case x.ListPromptsResult != nil:
+		return x.ListPromptsResult
+	case x.GetPromptResult != nil:
+		return x.GetPromptResult
+	case x.ListToolsResult != nil:
+		return x.ListToolsResult
+	case x.CallToolResult != nil:
+		return x.CallToolResult
+	case x.CompleteResult != nil:
+		return x.CompleteResult
+	}
+	return nil
+}
+
 // IsZero reports whether no member is set.
 func (x *ServerResult) IsZero() bool {
 	return !(x.Result != nil || x.InputRequiredResult != nil || x.DiscoverResult != nil || x.ListResourcesResult != nil || x.ListResourceTemplatesResult != nil || x.ReadResourceResult != nil || x.SubscriptionsListenResult != nil || x.ListPromptsResult != nil || x.GetPromptResult != nil || x.ListToolsResult != nil || x.CallToolResult != nil || x.CompleteResult != nil)
@@ -12221,6 +12603,18 @@ func (x *SingleSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 	default:
 		e.Null()
 	}
+}
+
+// Member returns the member that is set (a pointer for struct members), or
+// nil when none is.
+func (x *SingleSelectEnumSchema) Member() any {
+	switch {
+	case x.UntitledSingleSelectEnumSchema != nil:
+		return x.UntitledSingleSelectEnumSchema
+	case x.TitledSingleSelectEnumSchema != nil:
+		return x.TitledSingleSelectEnumSchema
+	}
+	return nil
 }
 
 // IsZero reports whether no member is set.

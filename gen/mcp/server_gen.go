@@ -4,8 +4,6 @@ package mcp
 
 import (
 	"context"
-	"github.com/go-faster/jx"
-	"github.com/mcpgen/mcpgen/runtime/wire"
 	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
@@ -87,152 +85,102 @@ func (UnimplementedServerHandler) SubscriptionsListen(context.Context, *Subscrip
 	return nil, wireimpl.MethodNotFound(MethodSubscriptionsListen)
 }
 
-// DispatchServer serves one request: it decodes and validates params
-// (-32602 with every violation in error.data), calls the handler method for
-// method (-32601 when there is none) and writes the result to e.
+// DispatchServer calls the handler method for method with its params, decoded
+// and validated by the caller into the method's params type (Revision's
+// NewParams), and returns the result: -32601 when there is no such method.
 // Errors are *wire.Error values or the handler's own errors.
-func DispatchServer(ctx context.Context, h ServerHandler, method string, params wire.Raw, e *jx.Encoder) error {
+func DispatchServer(ctx context.Context, h ServerHandler, method string, params wireimpl.Codec) (wireimpl.Codec, error) {
 	switch method {
 	case MethodCallTool:
-		p := new(CallToolRequestParams)
-		if err := wireimpl.DecodeParams(params, p, true); err != nil {
-			return err
-		}
-		r, err := h.CallTool(ctx, p)
+		r, err := h.CallTool(ctx, params.(*CallToolRequestParams))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if r == nil {
-			return wireimpl.NilResult(method)
+			return nil, wireimpl.NilResult(method)
 		}
-		r.EncodeJSON(e)
-		return nil
+		return r, nil
 	case MethodComplete:
-		p := new(CompleteRequestParams)
-		if err := wireimpl.DecodeParams(params, p, true); err != nil {
-			return err
-		}
-		r, err := h.Complete(ctx, p)
+		r, err := h.Complete(ctx, params.(*CompleteRequestParams))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if r == nil {
-			return wireimpl.NilResult(method)
+			return nil, wireimpl.NilResult(method)
 		}
-		r.EncodeJSON(e)
-		return nil
+		return r, nil
 	case MethodDiscover:
-		p := new(RequestParams)
-		if err := wireimpl.DecodeParams(params, p, true); err != nil {
-			return err
-		}
-		r, err := h.Discover(ctx, p)
+		r, err := h.Discover(ctx, params.(*RequestParams))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if r == nil {
-			return wireimpl.NilResult(method)
+			return nil, wireimpl.NilResult(method)
 		}
-		r.EncodeJSON(e)
-		return nil
+		return r, nil
 	case MethodGetPrompt:
-		p := new(GetPromptRequestParams)
-		if err := wireimpl.DecodeParams(params, p, true); err != nil {
-			return err
-		}
-		r, err := h.GetPrompt(ctx, p)
+		r, err := h.GetPrompt(ctx, params.(*GetPromptRequestParams))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if r == nil {
-			return wireimpl.NilResult(method)
+			return nil, wireimpl.NilResult(method)
 		}
-		r.EncodeJSON(e)
-		return nil
+		return r, nil
 	case MethodListPrompts:
-		p := new(PaginatedRequestParams)
-		if err := wireimpl.DecodeParams(params, p, true); err != nil {
-			return err
-		}
-		r, err := h.ListPrompts(ctx, p)
+		r, err := h.ListPrompts(ctx, params.(*PaginatedRequestParams))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if r == nil {
-			return wireimpl.NilResult(method)
+			return nil, wireimpl.NilResult(method)
 		}
-		r.EncodeJSON(e)
-		return nil
+		return r, nil
 	case MethodListResourceTemplates:
-		p := new(PaginatedRequestParams)
-		if err := wireimpl.DecodeParams(params, p, true); err != nil {
-			return err
-		}
-		r, err := h.ListResourceTemplates(ctx, p)
+		r, err := h.ListResourceTemplates(ctx, params.(*PaginatedRequestParams))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if r == nil {
-			return wireimpl.NilResult(method)
+			return nil, wireimpl.NilResult(method)
 		}
-		r.EncodeJSON(e)
-		return nil
+		return r, nil
 	case MethodListResources:
-		p := new(PaginatedRequestParams)
-		if err := wireimpl.DecodeParams(params, p, true); err != nil {
-			return err
-		}
-		r, err := h.ListResources(ctx, p)
+		r, err := h.ListResources(ctx, params.(*PaginatedRequestParams))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if r == nil {
-			return wireimpl.NilResult(method)
+			return nil, wireimpl.NilResult(method)
 		}
-		r.EncodeJSON(e)
-		return nil
+		return r, nil
 	case MethodListTools:
-		p := new(PaginatedRequestParams)
-		if err := wireimpl.DecodeParams(params, p, true); err != nil {
-			return err
-		}
-		r, err := h.ListTools(ctx, p)
+		r, err := h.ListTools(ctx, params.(*PaginatedRequestParams))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if r == nil {
-			return wireimpl.NilResult(method)
+			return nil, wireimpl.NilResult(method)
 		}
-		r.EncodeJSON(e)
-		return nil
+		return r, nil
 	case MethodReadResource:
-		p := new(ReadResourceRequestParams)
-		if err := wireimpl.DecodeParams(params, p, true); err != nil {
-			return err
-		}
-		r, err := h.ReadResource(ctx, p)
+		r, err := h.ReadResource(ctx, params.(*ReadResourceRequestParams))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if r == nil {
-			return wireimpl.NilResult(method)
+			return nil, wireimpl.NilResult(method)
 		}
-		r.EncodeJSON(e)
-		return nil
+		return r, nil
 	case MethodSubscriptionsListen:
-		p := new(SubscriptionsListenRequestParams)
-		if err := wireimpl.DecodeParams(params, p, true); err != nil {
-			return err
-		}
-		r, err := h.SubscriptionsListen(ctx, p)
+		r, err := h.SubscriptionsListen(ctx, params.(*SubscriptionsListenRequestParams))
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if r == nil {
-			return wireimpl.NilResult(method)
+			return nil, wireimpl.NilResult(method)
 		}
-		r.EncodeJSON(e)
-		return nil
+		return r, nil
 	}
-	return wireimpl.MethodNotFound(method)
+	return nil, wireimpl.MethodNotFound(method)
 }

@@ -114,6 +114,12 @@ func (p Param) Value(arguments []byte) (value string, present bool, err error) {
 	if err := dec.Decode(&node); err != nil {
 		return "", false, err
 	}
+	return p.ValueIn(node)
+}
+
+// ValueIn is Value for arguments already parsed into a generic JSON tree
+// (objects as map[string]any, numbers as json.Number or float64).
+func (p Param) ValueIn(node any) (value string, present bool, err error) {
 	for _, k := range p.Path {
 		m, ok := node.(map[string]any)
 		if !ok {

@@ -31,7 +31,7 @@ func TestTOOL5_FlatSchemaAgreesWithValidator(t *testing.T) {
 		}
 		tl := &tool{schema: full}
 		for _, a := range args {
-			valid := tl.checkArguments(wire.Raw(a)) == nil
+			valid := tl.checkArguments(&arguments{raw: wire.Raw(a)}) == nil
 			if flat.accepts(wire.Raw(a)) && !valid {
 				t.Errorf("schema %s: flat check accepts %s, which the validator rejects", sc, a)
 			}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/textproto"
 	"net/url"
 	"slices"
 	"strings"
@@ -122,28 +123,27 @@ func (h *httpHandler) originAllowed(origin string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && isLoopbackHost(u.Host)
 }
 
-// httpStatus maps a JSON-RPC error to the status the digest requires
-// (§3.1); where the spec leaves it open (A8), protocol-level failures get
-// 400 and failures inside a handler 200.
-func httpStatus(err *wire.Error) int {
-	switch err.Code {
+// httpStatus is the HTTP status of a JSON-RPC error answer (digest §3.1):
+// 404 for -32601, 400 for the errors of a malformed request and for a
+// statusError that says so (META-2); where the spec leaves it open (A8),
+// other failures inside a handler get 200.
+func httpStatus(err error) int {
+	var se *statusError
+	if errors.As(err, &se) {
+		return se.status
+	}
+	var rpc *wire.Error
+	if !errors.As(err, &rpc) {
+		return http.StatusInternalServerError
+	}
+	switch rpc.Code {
 	case wire.CodeMethodNotFound:
 		return http.StatusNotFound
 	case wire.CodeParseError, wire.CodeInvalidRequest, mcp.CodeHeaderMismatch,
 		mcp.CodeMissingRequiredClientCapability, mcp.CodeUnsupportedProtocolVersion:
 		return http.StatusBadRequest
-	case wire.CodeInvalidParams:
-		if metaViolation(err) {
-			return http.StatusBadRequest // META-2: missing or invalid _meta
-		}
 	}
 	return http.StatusOK
-}
-
-// metaViolation reports a -32602 caused by params or params._meta.
-func metaViolation(err *wire.Error) bool {
-	return strings.HasPrefix(err.Message, "Invalid params: params: ") ||
-		strings.HasPrefix(err.Message, "Invalid params: params._meta")
 }
 
 func writeJSONError(w http.ResponseWriter, id wire.ID, err *wire.Error) {
@@ -202,22 +202,18 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSONError(w, wire.ID{}, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: clients do not send responses in this revision (MSG-4)"})
 		return
 	}
-	pk := peekParams(m.Method, m.Params)
-	if rpcErr := h.s.checkHeaders(r.Header, m, pk); rpcErr != nil {
-		writeJSONError(w, m.ID, rpcErr)
-		return
-	}
+	listen := m.Method == mcp.MethodSubscriptionsListen
 	// The exchange and its sink share one allocation.
 	x := &struct {
 		exchange
 		httpSink
 	}{
-		exchange: exchange{id: m.ID, method: m.Method, header: r.Header, principal: h.principal(r), peek: pk, peeked: true},
-		httpSink: httpSink{w: w, enabled: m.Method == mcp.MethodSubscriptionsListen || acceptsSSE(r) && pk.notify},
+		exchange: exchange{id: m.ID, method: m.Method, principal: h.principal(r)},
+		httpSink: httpSink{w: w, header: r.Header, srv: h.s, enabled: listen || acceptsSSE(r)},
 	}
 	ex, out := &x.exchange, &x.httpSink
 	ex.out = out
-	if m.Method == mcp.MethodSubscriptionsListen {
+	if listen {
 		// The stream opens with the acknowledgement, so that a listen with
 		// invalid params still gets its 400 (META-2) as plain JSON.
 		stop := out.keepAlive(h.opts.KeepAlive)
@@ -287,54 +283,88 @@ func acceptsSSE(r *http.Request) bool {
 	return false
 }
 
-// checkHeaders enforces the request metadata headers (§5.3.2, HDR-2):
-// present, well-formed and equal to the body, else 400 with -32020.
-func (s *Server) checkHeaders(hdr http.Header, m *jsonrpc.Message, pk peeked) *wire.Error {
-	if m.Method == "initialize" && !pk.hasVersion && !s.supports(hdr.Get(mcpheader.ProtocolVersion)) {
-		// Legacy clients send none of these headers on initialize: tell them
-		// which versions are served instead (COMPAT-10).
-		return s.legacyInitialize(m.Params)
-	}
-	mismatch := func(msg string) *wire.Error {
-		return &wire.Error{Code: mcp.CodeHeaderMismatch, Message: "Header mismatch: " + msg}
-	}
+// verify enforces the request metadata headers against what the server
+// read from the body (§5.3.2, HDR-2): present, well-formed and equal, else
+// 400 with -32020; a header naming a version the server does not serve is
+// -32022.
+func (k *httpSink) verify(in *incoming) error {
+	hdr := k.header
 	pv := hdr.Get(mcpheader.ProtocolVersion)
 	if pv == "" {
-		return mismatch(mcpheader.ProtocolVersion + " header is missing")
+		return headerMismatch(mcpheader.ProtocolVersion + " header is missing")
 	}
-	if pk.hasVersion && pk.version != pv {
-		return mismatch(mcpheader.ProtocolVersion + " header value '" + pv + "' does not match body value '" + pk.version + "'")
+	if in.hasVersion && in.version != pv {
+		return headerMismatch(mcpheader.ProtocolVersion + " header value '" + pv + "' does not match body value '" + in.version + "'")
 	}
 	mv := hdr.Get(mcpheader.Method)
 	switch {
 	case mv == "":
-		return mismatch(mcpheader.Method + " header is missing")
-	case mv != m.Method:
-		return mismatch(mcpheader.Method + " header value '" + mv + "' does not match body value '" + m.Method + "'")
+		return headerMismatch(mcpheader.Method + " header is missing")
+	case mv != in.method:
+		return headerMismatch(mcpheader.Method + " header value '" + mv + "' does not match body value '" + in.method + "'")
 	}
-	if nameMember(m.Method) != "" {
-		raw, present := hdr[canonical(mcpheader.Name)]
+	if in.desc != nil && in.desc.NameMember != "" {
+		raw, present := hdr[canonicalName]
 		if !present {
-			return mismatch(mcpheader.Name + " header is missing")
+			return headerMismatch(mcpheader.Name + " header is missing")
 		}
 		nv, err := mcpheader.Decode(raw[0])
 		if err != nil {
-			return mismatch(mcpheader.Name + " header has invalid characters")
+			return headerMismatch(mcpheader.Name + " header has invalid characters")
 		}
-		if pk.hasName && pk.name != nv {
-			return mismatch(mcpheader.Name + " header value '" + nv + "' does not match body value '" + pk.name + "'")
+		if in.hasName && in.name != nv {
+			return headerMismatch(mcpheader.Name + " header value '" + nv + "' does not match body value '" + in.name + "'")
 		}
 	}
-	if !s.supports(pv) {
-		return s.unsupportedVersion(pv)
+	if !k.srv.supports(pv) {
+		return k.srv.unsupportedVersion(pv)
 	}
 	return nil
 }
+
+// verifyParams enforces Mcp-Param-* against a tool call's arguments
+// (XMH-9): a recognised header must decode to the body's value, and an
+// argument present in the body needs its header.
+func (k *httpSink) verifyParams(params []mcpheader.Param, args *arguments) error {
+	tree, err := args.value()
+	if err != nil {
+		return headerMismatch("the arguments are not JSON: " + err.Error())
+	}
+	for _, prm := range params {
+		name := mcpheader.ParamPrefix + prm.Header
+		hv, hasHeader := k.header[textproto.CanonicalMIMEHeaderKey(name)]
+		body, present, err := prm.ValueIn(tree)
+		if err != nil {
+			return headerMismatch(name + ": " + err.Error())
+		}
+		switch {
+		case !present && hasHeader:
+			return headerMismatch(name + " is sent but the argument is absent")
+		case !present:
+			continue
+		case !hasHeader:
+			return headerMismatch(name + " header is missing")
+		}
+		got, err := mcpheader.Decode(hv[0])
+		if err != nil {
+			return headerMismatch(name + " header has invalid characters")
+		}
+		if !prm.Equal(got, body) {
+			return headerMismatch(name + " header value does not match the body")
+		}
+	}
+	return nil
+}
+
+// canonicalName is the canonical form of the Mcp-Name header (HDR-1).
+var canonicalName = textproto.CanonicalMIMEHeaderKey(mcpheader.Name)
 
 // httpSink writes a request's notifications as SSE events when the
 // response is a stream; a JSON response carries only the final answer.
 type httpSink struct {
 	w       http.ResponseWriter
+	header  http.Header // the request's headers
+	srv     *Server
 	rc      *http.ResponseController // made when the stream starts
 	enabled bool
 

@@ -212,7 +212,7 @@ func (s *Server) listen(ctx context.Context, p *mcp.SubscriptionsListenRequestPa
 
 // listenClosed is the graceful end of a listen stream (RT-7, SUB-11).
 func (s *Server) listenClosed(sid mcp.RequestId) *mcp.SubscriptionsListenResult {
-	r := &mcp.SubscriptionsListenResult{ResultType: "complete"}
+	r := &mcp.SubscriptionsListenResult{ResultType: mcp.ResultTypeComplete}
 	r.Meta.SubscriptionID = sid
 	if !s.opts.OmitServerInfo {
 		r.Meta.ServerInfo = &s.info

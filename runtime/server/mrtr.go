@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
@@ -70,13 +69,14 @@ func errNoInputs(method string) error {
 	return &wire.Error{Code: wire.CodeInternalError, Message: "Internal error: " + method + " cannot ask the client for input (MRTR-1)"}
 }
 
-// missingCapability is the -32021 answer (META-6, MRTR-4).
-func missingCapability(what string, caps string) error {
-	return &wire.Error{
-		Code:    mcp.CodeMissingRequiredClientCapability,
-		Message: "This request needs the client's " + what + " capability",
-		Data:    wire.Raw(`{"requiredCapabilities":` + caps + `}`),
+// outcome sorts a handler's error for the methods that may ask for input
+// (MRTR-1): ErrInputRequired becomes the InputRequiredResult to send;
+// other errors are returned as they are.
+func (s *Server) outcome(r *Request, err error) (*mcp.InputRequiredResult, error) {
+	if errors.Is(err, ErrInputRequired) {
+		return s.inputRequired(r)
 	}
+	return nil, err
 }
 
 // answer finds the client's answer to input key, re-encoded as JSON.
@@ -105,9 +105,12 @@ func (r *Request) Elicit(key string, p mcp.ElicitRequestFormParams) (*mcp.Elicit
 	if !r.in.allowed {
 		return nil, errNoInputs(r.Method)
 	}
-	el := r.Meta.ClientCapabilities.Elicitation
-	if el == nil || el.Form == nil && el.URL != nil {
-		return nil, missingCapability("form elicitation", `{"elicitation":{"form":{}}}`)
+	// ELI-2: elicitation without modes listed supports form mode.
+	c := capabilityOf(mcp.InputElicit)
+	caps := &r.Meta.ClientCapabilities
+	form, url := c+"."+mcp.ElicitRequestFormParamsMode, c+"."+mcp.ElicitRequestURLParamsMode
+	if !caps.Has(c) || !caps.Has(form) && caps.Has(url) {
+		return nil, missingCapability(form)
 	}
 	return r.elicit(key, mcp.ElicitRequestParams{ElicitRequestFormParams: &p})
 }
@@ -118,9 +121,8 @@ func (r *Request) ElicitURL(key string, p mcp.ElicitRequestURLParams) (*mcp.Elic
 	if !r.in.allowed {
 		return nil, errNoInputs(r.Method)
 	}
-	el := r.Meta.ClientCapabilities.Elicitation
-	if el == nil || el.URL == nil {
-		return nil, missingCapability("URL elicitation", `{"elicitation":{"url":{}}}`)
+	if url := capabilityOf(mcp.InputElicit) + "." + mcp.ElicitRequestURLParamsMode; !r.Meta.ClientCapabilities.Has(url) {
+		return nil, missingCapability(url)
 	}
 	return r.elicit(key, mcp.ElicitRequestParams{ElicitRequestURLParams: &p})
 }
@@ -142,12 +144,13 @@ func (r *Request) Sample(key string, p mcp.CreateMessageRequestParams) (*mcp.Cre
 	if !r.in.allowed {
 		return nil, errNoInputs(r.Method)
 	}
-	sm := r.Meta.ClientCapabilities.Sampling
-	switch {
-	case sm == nil:
-		return nil, missingCapability("sampling", `{"sampling":{}}`)
-	case (p.Tools != nil || p.ToolChoice != nil) && sm.Tools == nil:
-		return nil, missingCapability("sampling.tools", `{"sampling":{"tools":{}}}`)
+	c := capabilityOf(mcp.InputCreateMessage)
+	caps := &r.Meta.ClientCapabilities
+	switch tools := c + ".tools"; {
+	case !caps.Has(c):
+		return nil, missingCapability(c)
+	case (p.Tools != nil || p.ToolChoice != nil) && !caps.Has(tools): // SMP-3
+		return nil, missingCapability(tools)
 	}
 	if raw, ok := r.answer(key); ok {
 		var res mcp.CreateMessageResult
@@ -164,8 +167,8 @@ func (r *Request) Roots(key string) (*mcp.ListRootsResult, error) {
 	if !r.in.allowed {
 		return nil, errNoInputs(r.Method)
 	}
-	if r.Meta.ClientCapabilities.Roots == nil {
-		return nil, missingCapability("roots", `{"roots":{}}`)
+	if c := capabilityOf(mcp.InputListRoots); !r.Meta.ClientCapabilities.Has(c) {
+		return nil, missingCapability(c)
 	}
 	if raw, ok := r.answer(key); ok {
 		var res mcp.ListRootsResult
@@ -175,6 +178,15 @@ func (r *Request) Roots(key string) (*mcp.ListRootsResult, error) {
 		return &res, nil
 	}
 	return nil, r.ask(key, mcp.InputRequest{ListRootsRequest: &mcp.ListRootsRequest{}})
+}
+
+// capabilityOf is the client capability an input request needs (MRTR-4),
+// from the revision's table.
+func capabilityOf(method string) string {
+	if d, ok := mcp.LookupMethod(method); ok {
+		return d.ClientCapability
+	}
+	return ""
 }
 
 func decodeAnswer(raw wire.Raw, v wireimpl.Codec) error {
@@ -287,33 +299,12 @@ func (s *sealer) open(state, target, principal string) (*sealedState, error) {
 	return &st, nil
 }
 
-// argumentsDigest digests a request's arguments for binding into its
-// requestState (MRTR-17), so that answers given for one set of arguments
-// cannot be replayed with another. Key order and spacing do not count;
-// absent, null and {} are the same.
-func argumentsDigest(raw []byte) string {
-	var v any
-	if len(raw) != 0 {
-		d := json.NewDecoder(bytes.NewReader(raw))
-		d.UseNumber()
-		if d.Decode(&v) != nil {
-			v = string(raw)
-		}
-	}
-	if v == nil {
-		v = map[string]any{}
-	}
-	canon, _ := json.Marshal(v) // map keys sorted
-	sum := sha256.Sum256(canon)
-	return base64.RawURLEncoding.EncodeToString(sum[:])
-}
-
 // beginInputs prepares the multi round-trip side of a request: it opens
 // the requestState of a retry and collects the answers. target names what
 // the request is about (tool or prompt name and arguments, or URI); it is
 // only computed when a state is opened or sealed.
 func (s *Server) beginInputs(r *Request, about func() string, responses mcp.InputResponses, state wire.Opt[string]) error {
-	r.in = inputs{responses: responses, about: about, allowed: true}
+	r.in = inputs{responses: responses, about: about, allowed: r.in.allowed}
 	in := &r.in
 	if state.Set {
 		st, err := s.sealer.open(state.Value, r.target(), r.ex.principal)
@@ -362,7 +353,7 @@ func (s *Server) inputRequired(r *Request) (*mcp.InputRequiredResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &mcp.InputRequiredResult{ResultType: "input_required", RequestState: wire.Some(sealed), Meta: s.resultMeta()}
+	res := &mcp.InputRequiredResult{ResultType: mcp.ResultTypeInputRequired, RequestState: wire.Some(sealed), Meta: s.resultMeta()}
 	if len(in.pending) > 0 {
 		res.InputRequests = in.pending
 	}

@@ -40,7 +40,7 @@ func (s *Server) AddPrompt(def mcp.Prompt, h PromptHandler) error {
 	s.mu.Lock()
 	s.prompts.put(def.Name, &prompt{def: def, handler: h})
 	s.mu.Unlock()
-	s.hub.publish(changePrompts, "")
+	s.changed(changePrompts, "")
 	return nil
 }
 
@@ -50,7 +50,7 @@ func (s *Server) RemovePrompt(name string) bool {
 	ok := s.prompts.remove(name)
 	s.mu.Unlock()
 	if ok {
-		s.hub.publish(changePrompts, "")
+		s.changed(changePrompts, "")
 	}
 	return ok
 }

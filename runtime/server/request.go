@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"net/http"
 	"sync"
 
 	"github.com/go-faster/jx"
@@ -17,10 +16,7 @@ type exchange struct {
 	id        wire.ID
 	method    string
 	out       sink
-	header    http.Header // HTTP request headers; nil on stdio
-	principal string      // who is asking (binds requestState, MRTR-17)
-	peek      peeked      // members read before dispatch, once peeked is set
-	peeked    bool
+	principal string // who is asking (binds requestState, MRTR-17)
 }
 
 // sink carries request-scoped notifications (progress, log messages) on
@@ -68,12 +64,15 @@ type Request struct {
 	lastProgress float64
 	done         bool
 
-	in inputs // multi round-trip state (in.allowed: tools/call, prompts/get, resources/read)
+	in inputs // multi round-trip state (in.allowed: the method may ask for input)
 }
 
 func (r *Request) init(ctx context.Context, s *Server, method string, meta *mcp.RequestMetaObject) {
 	ex := exchangeFrom(ctx)
 	r.ID, r.Method, r.Meta, r.srv, r.ex = ex.id, method, meta, s, ex
+	if d := s.rev.Lookup(method); d != nil {
+		r.in.allowed = d.InputRequired // MRTR-1
+	}
 }
 
 // ClientCapabilities returns what the client declared on this request.
@@ -108,19 +107,13 @@ func (r *Request) Progress(progress, total float64, message string) bool {
 	})
 }
 
-// logLevels orders the syslog severities (RFC 5424), lowest first.
-var logLevels = map[mcp.LoggingLevel]int{
-	mcp.LoggingLevelDebug: 0, mcp.LoggingLevelInfo: 1, mcp.LoggingLevelNotice: 2, mcp.LoggingLevelWarning: 3,
-	mcp.LoggingLevelError: 4, mcp.LoggingLevelCritical: 5, mcp.LoggingLevelAlert: 6, mcp.LoggingLevelEmergency: 7,
-}
-
 // Log sends a deprecated notifications/message on this request's stream,
 // only when the server declares logging (Options.Logging) and the request
 // opted in with a logLevel at or below level (LOG-2, LOG-3). data is
 // encoded with encoding/json. It reports whether the message was sent.
 func (r *Request) Log(level mcp.LoggingLevel, logger string, data any) bool {
 	want := r.Meta.LogLevel
-	if !r.srv.opts.Logging || !want.Set || logLevels[level] < logLevels[want.Value] {
+	if !r.srv.opts.Logging || !want.Set || level.Severity() < want.Value.Severity() {
 		return false
 	}
 	raw, err := wire.RawOf(data)

@@ -53,7 +53,7 @@ func (s *Server) AddResource(def mcp.Resource, h ResourceHandler) error {
 	s.mu.Lock()
 	s.resources.put(def.URI, &resource{def: def, handler: h})
 	s.mu.Unlock()
-	s.hub.publish(changeResources, "")
+	s.changed(changeResources, "")
 	return nil
 }
 
@@ -63,7 +63,7 @@ func (s *Server) RemoveResource(uri string) bool {
 	ok := s.resources.remove(uri)
 	s.mu.Unlock()
 	if ok {
-		s.hub.publish(changeResources, "")
+		s.changed(changeResources, "")
 	}
 	return ok
 }
@@ -86,7 +86,7 @@ func (s *Server) AddResourceTemplate(def mcp.ResourceTemplate, h ResourceHandler
 	s.mu.Lock()
 	s.templates.put(def.URITemplate, &template{def: def, handler: h, match: re, vars: vars})
 	s.mu.Unlock()
-	s.hub.publish(changeResources, "")
+	s.changed(changeResources, "")
 	return nil
 }
 
@@ -123,11 +123,25 @@ func (s *Server) NotifyResourceUpdated(uri string) {
 	s.hub.publish(changeResource, uri)
 }
 
-// ResourceNotFound is the -32602 answer for an unknown resource (RES-5),
-// with the URI in data.
-func ResourceNotFound(uri string) error {
-	raw, _ := wire.RawOf(map[string]string{"uri": uri})
-	return &wire.Error{Code: wire.CodeInvalidParams, Message: "Resource not found: " + uri, Data: raw}
+// findResource returns the handler serving uri: the resource registered
+// under it, else the first template that matches, with its variables.
+func (s *Server) findResource(uri string) (ResourceHandler, map[string]string) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if res, ok := s.resources.get(uri); ok {
+		return res.handler, nil
+	}
+	for _, name := range s.templates.names {
+		t := s.templates.items[name]
+		if m := t.match.FindStringSubmatch(uri); m != nil {
+			vars := make(map[string]string, len(t.vars))
+			for i, v := range t.vars {
+				vars[v] = m[i+1]
+			}
+			return t.handler, vars
+		}
+	}
+	return nil, nil
 }
 
 // TextContents is a text resource content item.
@@ -164,4 +178,5 @@ func (s *Server) SetCompletion(h CompletionHandler) {
 	s.mu.Lock()
 	s.completer = h
 	s.mu.Unlock()
+	s.caps.Store(nil)
 }

@@ -1,15 +1,20 @@
 package server
 
 import (
+	"context"
 	"crypto/rand"
+	"fmt"
 	"io"
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // Options configure a Server. The zero value is usable.
@@ -53,6 +58,11 @@ type Options struct {
 	// Logger receives the server's own diagnostics. Default: discard. With
 	// stdio, point it at os.Stderr, never at stdout (STDIO-2).
 	Logger *slog.Logger
+
+	// Middleware wraps every request's handling, outermost first: each sees
+	// the method, its decoded and validated params, and the result or
+	// error (see jsonrpc.Middleware).
+	Middleware []jsonrpc.Middleware
 }
 
 // Server is an MCP server. Its methods are safe for concurrent use;
@@ -72,6 +82,10 @@ type Server struct {
 
 	hub    *hub
 	sealer *sealer
+
+	rev   *wireimpl.Revision // the revision served: mcp.Revision
+	chain jsonrpc.Handler    // Options.Middleware around the dispatch; nil without any
+	caps  atomic.Pointer[mcp.ServerCapabilities]
 }
 
 // New returns a server that identifies itself with info.
@@ -108,6 +122,20 @@ func New(info mcp.Implementation, opts *Options) *Server {
 	}
 	s.sealer = newSealer(key, s.opts.StateTTL, s.opts.SingleUseState)
 	s.hub = newHub()
+	s.rev = mcp.Revision
+	if len(s.opts.Middleware) > 0 {
+		h := jsonrpc.Handler(func(ctx context.Context, method string, params wire.Value) (wire.Value, error) {
+			p, ok := params.(wireimpl.Codec)
+			if !ok {
+				return nil, fmt.Errorf("server: middleware changed the params of %s to %T, not a generated type", method, params)
+			}
+			return mcp.DispatchServer(ctx, handler{s}, method, p)
+		})
+		for i := len(s.opts.Middleware) - 1; i >= 0; i-- {
+			h = s.opts.Middleware[i](h)
+		}
+		s.chain = h
+	}
 	return s
 }
 
@@ -116,8 +144,26 @@ func (s *Server) supports(version string) bool {
 	return slices.Contains(s.opts.Versions, version)
 }
 
-// capabilities describes what is registered now (GATE-2): a feature is
-// advertised as soon as one item of it exists.
+// advertised is what the server declares now (GATE-2). It is computed
+// once per change of what is registered (see changed).
+func (s *Server) advertised() *mcp.ServerCapabilities {
+	if c := s.caps.Load(); c != nil {
+		return c
+	}
+	c := s.capabilities()
+	s.caps.Store(&c)
+	return &c
+}
+
+// changed records a change of what is registered: capabilities are
+// computed again, listeners are told (kind of change c, for uri).
+func (s *Server) changed(c change, uri string) {
+	s.caps.Store(nil)
+	s.hub.publish(c, uri)
+}
+
+// capabilities describes what is registered now: a feature is advertised
+// as soon as one item of it exists.
 func (s *Server) capabilities() mcp.ServerCapabilities {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -141,3 +187,14 @@ func (s *Server) capabilities() mcp.ServerCapabilities {
 }
 
 var someTrue = wire.Some(true)
+
+// resultMeta is the _meta of every result: serverInfo (RT-6), unless
+// Options.OmitServerInfo.
+func (s *Server) resultMeta() *mcp.ResultMetaObject {
+	if s.opts.OmitServerInfo {
+		return nil
+	}
+	return &mcp.ResultMetaObject{ServerInfo: &s.info}
+}
+
+func (s *Server) ttl() int64 { return s.opts.CacheTTL.Milliseconds() }

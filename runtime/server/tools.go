@@ -80,7 +80,7 @@ func (s *Server) AddTool(def mcp.Tool, h ToolHandler) error {
 	s.mu.Lock()
 	s.tools.put(def.Name, &tool{def: def, handler: h, schema: sch, flat: newFlatSchema(def.InputSchema), params: params})
 	s.mu.Unlock()
-	s.hub.publish(changeTools, "")
+	s.changed(changeTools, "")
 	return nil
 }
 
@@ -90,7 +90,7 @@ func (s *Server) RemoveTool(name string) bool {
 	ok := s.tools.remove(name)
 	s.mu.Unlock()
 	if ok {
-		s.hub.publish(changeTools, "")
+		s.changed(changeTools, "")
 	}
 	return ok
 }
@@ -180,14 +180,11 @@ func compileSchema(url string, raw wire.Raw) (*jsonschema.Schema, error) {
 }
 
 // checkArguments validates a call's arguments against the tool's schema.
-func (t *tool) checkArguments(args wire.Raw) error {
-	if args == nil {
-		args = wire.Raw("{}")
-	}
-	if t.flat != nil && t.flat.accepts(args) {
+func (t *tool) checkArguments(args *arguments) error {
+	if t.flat != nil && t.flat.accepts(args.object()) {
 		return nil
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	v, err := args.value()
 	if err != nil {
 		return err
 	}

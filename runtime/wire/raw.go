@@ -115,3 +115,11 @@ func (m *Members) Set(key string, v Raw) {
 	}
 	*m = append(*m, Member{Key: key, Value: v})
 }
+
+// Value is what every generated type is: a value that checks itself
+// against its schema definition and encodes as JSON. Middleware sees
+// params and results as Values.
+type Value interface {
+	Validate() error
+	MarshalJSON() ([]byte, error)
+}

@@ -404,6 +404,8 @@ func (x *paramsObj) DecodeJSON(d *Decoder) error {
 
 func (x *paramsObj) EncodeJSON(e *jx.Encoder) {}
 
+func (x *paramsObj) MarshalJSON() ([]byte, error) { return Marshal(x) }
+
 func (x *paramsObj) Validate() error {
 	var c Checker
 	var root *Path

@@ -2,11 +2,13 @@ package wireimpl
 
 import "github.com/go-faster/jx"
 
-// Codec is implemented by every generated type.
+// Codec is implemented by every generated type (it is a wire.Value that
+// also decodes and encodes itself through this package).
 type Codec interface {
 	DecodeJSON(d *Decoder) error
 	EncodeJSON(e *jx.Encoder)
 	Validate() error
+	MarshalJSON() ([]byte, error)
 }
 
 // MethodKind tells JSON-RPC requests, notifications and MRTR input requests
@@ -54,8 +56,9 @@ func (d Direction) String() string {
 	return "none"
 }
 
-// Method describes one method of a protocol revision, as generated from its
-// schema.
+// Method describes one method of a protocol revision, as generated from
+// its schema and the revision's facts (cmd/mcpgen/internal/plan/facts). The
+// runtime reads these instead of knowing methods by name.
 type Method struct {
 	Name      string
 	Kind      MethodKind
@@ -72,4 +75,39 @@ type Method struct {
 	// notifications.
 	NewParams func() Codec
 	NewResult func() Codec
+
+	// InputRequired: the result may ask the client for input (multi
+	// round-trip requests). Paginated: the request takes a cursor and its
+	// result may carry nextCursor. Cacheable: the result carries caching
+	// hints (ttlMs, cacheScope).
+	InputRequired, Paginated, Cacheable bool
+	// NameMember is the params member Streamable HTTP mirrors into the
+	// Mcp-Name header ("" when the method has none); MirroredName reads it
+	// from decoded params (nil when NameMember is "").
+	NameMember   string
+	MirroredName func(params Codec) string
+	// ServerCapability is the server capability without which the method is
+	// answered "method not found" ("tools"); ClientCapability the client
+	// capability a server needs before it sends this input request
+	// ("elicitation"). Empty when none.
+	ServerCapability, ClientCapability string
+	// ListenFilter is the member of the subscription filter that asks for
+	// this notification on a listen stream ("" when none).
+	ListenFilter string
+}
+
+// Revision is the table of one protocol revision: what a generated
+// package exports for the runtime (mcp.Revision).
+type Revision struct {
+	// Version is the protocol revision, "2026-07-28".
+	Version string
+	// Stateless: requests carry their version and capabilities in _meta and
+	// there is no initialize handshake.
+	Stateless bool
+	// Methods lists every method, sorted by name (a name sent both ways,
+	// as a request and a notification, has an entry per kind).
+	Methods []Method
+	// Lookup returns the method named name (the request when a name is both
+	// a request and a notification).
+	Lookup func(name string) *Method
 }

@@ -37,6 +37,7 @@ func Files(pkg *plan.Package) ([]File, error) {
 		{"json_gen.go", jsonFile},
 		{"validate_gen.go", validateFile},
 		{"methods_gen.go", methodsFile},
+		{"facts_gen.go", factsFile},
 		{"server_gen.go", serverFile},
 	} {
 		f := jen.NewFile(pkg.Name)

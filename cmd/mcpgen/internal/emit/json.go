@@ -494,6 +494,19 @@ func unionCodec(f *jen.File, t *plan.Type) {
 	for _, v := range t.Variants {
 		conds = append(conds, isSet(jen.Id("x"), v))
 	}
+	var members []jen.Code
+	for _, v := range t.Variants {
+		x := jen.Id("x").Dot(v.Go)
+		var val jen.Code = x
+		if variantRepr(v) == plan.Optional {
+			val = cl(x).Dot("Value")
+		}
+		members = append(members, jen.Case(isSet(jen.Id("x"), v)).Block(jen.Return(val)))
+	}
+	f.Comment("Member returns the member that is set (a pointer for struct members), or")
+	f.Comment("nil when none is.")
+	f.Func().Params(recv(t)).Id("Member").Params().Any().Block(jen.Switch().Block(members...), jen.Return(jen.Nil()))
+	f.Line()
 	f.Comment("IsZero reports whether no member is set.")
 	f.Func().Params(recv(t)).Id("IsZero").Params().Bool().Block(
 		jen.Return(jen.Op("!").Parens(jen.List(joinOr(conds)...))),

@@ -16,6 +16,8 @@ type Options struct {
 	Package  string // Go package name
 	Source   string // schema file name, for the generated header
 	Revision string // protocol revision, for docs and tables
+	// Facts of the revision (LoadFacts); nil generates without them.
+	Facts *Facts
 }
 
 // Build plans the Go package for doc.
@@ -29,6 +31,7 @@ func Build(doc *schema.Document, opts Options) (*Package, error) {
 		names:    map[string]bool{},
 		enums:    map[string]*Type{},
 		inline:   map[*Type][]*Type{},
+		facts:    opts.Facts,
 	}
 	for _, d := range doc.Defs {
 		name := d.Name
@@ -61,7 +64,14 @@ func Build(doc *schema.Document, opts Options) (*Package, error) {
 	if err := p.planMethods(); err != nil {
 		return nil, err
 	}
+	p.deriveMethodFacts()
+	if err := p.applyFacts(); err != nil {
+		return nil, err
+	}
 	p.nameConsts()
+	p.planMetaKeys()
+	p.nameFactConsts()
+	p.planConstStrings()
 	return p.pkg, nil
 }
 
@@ -185,6 +195,7 @@ type planner struct {
 	names    map[string]bool
 	enums    map[string]*Type
 	inline   map[*Type][]*Type
+	facts    *Facts
 	owner    *Type          // the definition being planned; inline types attach to it
 	state    map[string]int // 1 while planning a definition, 2 once done
 }

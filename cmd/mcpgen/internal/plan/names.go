@@ -87,6 +87,8 @@ func typeName(s string) string {
 var reserved = map[string]bool{
 	"Extra": true, "Validate": true, "DecodeJSON": true, "EncodeJSON": true,
 	"MarshalJSON": true, "UnmarshalJSON": true, "String": true,
+	"Member": true, "IsZero": true, "Has": true, "Declares": true, "Severity": true,
+	"CacheHints": true, "SetCacheHints": true, "RequestMeta": true, "ResultMeta": true, "NotificationMeta": true,
 }
 
 // generatedIdents are the package-level identifiers emit always
@@ -96,7 +98,7 @@ var generatedIdents = map[string]bool{
 	"ProtocolVersion": true, "Methods": true, "LookupMethod": true, "NewDefinition": true,
 	"ServerHandler": true, "ClientHandler": true, "UnimplementedServerHandler": true,
 	"UnimplementedClientHandler": true, "DispatchServer": true, "DispatchClient": true,
-	"methodTable": true,
+	"methodTable": true, "Revision": true,
 }
 
 // goKeywords cannot be used as identifiers.

@@ -17,9 +17,46 @@ type Package struct {
 	Revision string // protocol revision, "" when unknown
 	Types    []*Type
 	Methods  []*Method
-	// ErrorCodes are the JSON-RPC error codes the schema fixes: one per
-	// error definition whose code member is a constant.
+	// ErrorCodes are the JSON-RPC error codes the schema fixes (one per
+	// error definition whose code member is a constant) and those the
+	// revision's facts add.
 	ErrorCodes []*ErrorCode
+	// Facts-derived tables (see facts.go); empty without facts.
+	Stateless   bool
+	ResultTypes []*ResultTypeConst
+	LogLevels   *LogLevels
+	// MetaKeys are the reserved _meta keys: the members of the *MetaObject
+	// definitions and the unprefixed keys the facts add.
+	MetaKeys []*MetaKey
+	// CacheHints are the members that carry caching hints (CacheableResult's
+	// beyond Result's: ttlMs, cacheScope); empty when the revision has none.
+	CacheHints []string
+	// ConstStrings are the constant string members of definitions
+	// (TextContent.type is "text"), as constants.
+	ConstStrings []*ConstString
+}
+
+// ResultTypeConst is a value of resultType.
+type ResultTypeConst struct {
+	Const, Value string
+}
+
+// LogLevels is the severity order of the log level enum, lowest first.
+type LogLevels struct {
+	Type  *Type
+	Order []string
+}
+
+// MetaKey is a reserved _meta key.
+type MetaKey struct {
+	Const, Key string
+	Def        string // the *MetaObject definition declaring it; "" for unprefixed extras
+}
+
+// ConstString is a string constant a definition fixes for a member.
+type ConstString struct {
+	Const, Value string
+	Def, Member  string
 }
 
 // ErrorCode is an error code a revision defines.
@@ -216,4 +253,15 @@ type Method struct {
 	// lists what it may hold.
 	Result      *Type
 	ResultTypes []*Type
+
+	// Derived from the schema: the result may be an input-required result
+	// (multi round-trip), the request pages (cursor/nextCursor), its result
+	// carries caching hints (the members of CacheableResult).
+	InputRequired, Paginated, Cacheable bool
+	// From the facts: the params member mirrored into Mcp-Name (and its Go
+	// field), the capabilities that gate the method, the SubscriptionFilter
+	// member that asks for the notification.
+	NameMember, NameField              string
+	ServerCapability, ClientCapability string
+	ListenFilter                       string
 }

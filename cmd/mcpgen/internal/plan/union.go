@@ -16,11 +16,12 @@ import (
 //  2. among object members, a member whose string value every member fixes
 //     with const or enum ("type", "method", "mode"); where that member is
 //     optional in one variant, its absence selects that variant (ElicitRequestFormParams);
-//  3. the result-type rule: results whose members cannot be told apart by
-//     structure carry resultType, whose value "input_required" names
-//     InputRequiredResult and "complete" (or absence, for results from
-//     earlier revisions) the others (schema.ts narrows resultType in this
-//     way; schema.json does not encode it, digest §1.8 item 3);
+//  3. the result-type rule, when the revision's facts state one: results
+//     whose members cannot be told apart by structure carry resultType,
+//     whose values name a result ("input_required" → InputRequiredResult)
+//     and "complete" (or absence, for results from earlier revisions) the
+//     others (schema.ts narrows resultType in this way; schema.json does
+//     not encode it, digest §1.8 item 3);
 //  4. the best structural fit among what is left: every required member
 //     present, then the fewest members the variant does not declare;
 //  5. ties are settled by decoding each tied member in order and taking the
@@ -131,7 +132,7 @@ func (p *planner) union(s *schema.Schema, hint string, into *Type) (*Type, error
 		d.ByKind[k] = idx
 	}
 	if objs := d.ByKind[wire.KindObject]; len(objs) > 1 {
-		d.Object = objectDispatch(t.Variants, objs)
+		d.Object = p.objectDispatch(t.Variants, objs)
 	}
 	t.Dispatch = d
 	return t, nil
@@ -236,7 +237,7 @@ func (p *planner) describeObject(v *Variant) {
 }
 
 // objectDispatch plans the choice among several object variants.
-func objectDispatch(vs []*Variant, objs []int) *ObjectDispatch {
+func (p *planner) objectDispatch(vs []*Variant, objs []int) *ObjectDispatch {
 	od := &ObjectDispatch{}
 	for _, i := range objs {
 		for _, k := range vs[i].Declared {
@@ -277,24 +278,35 @@ func objectDispatch(vs []*Variant, objs []int) *ObjectDispatch {
 	if od.Key != "" {
 		return od
 	}
-	// The result-type rule.
-	irr, rest := -1, []int{}
-	all := true
+	// The result-type rule (facts: resultType).
+	if p.facts == nil || p.facts.ResultType == nil {
+		return od
+	}
+	rt := p.facts.ResultType
+	byValue := map[string]int{} // value → variant it names
+	rest := []int{}
 	for _, i := range objs {
-		if !slices.Contains(vs[i].Declared, "resultType") {
-			all = false
-			break
+		if !slices.Contains(vs[i].Declared, rt.Member) {
+			return od
 		}
-		if vs[i].Go == "InputRequiredResult" {
-			irr = i
-		} else {
+		named := false
+		for _, v := range sortedKeys(rt.Values) {
+			if vs[i].Go == rt.Values[v] {
+				byValue[v], named = i, true
+			}
+		}
+		if !named {
 			rest = append(rest, i)
 		}
 	}
-	if all && irr >= 0 {
-		od.Key, od.ResultType = "resultType", true
-		od.Values = map[string][]int{"input_required": {irr}, "complete": rest}
-		od.Order = []string{"input_required", "complete"}
+	if len(byValue) > 0 {
+		od.Key, od.ResultType = rt.Member, true
+		od.Values = map[string][]int{rt.Complete: rest}
+		for _, v := range sortedKeys(byValue) {
+			od.Values[v] = []int{byValue[v]}
+			od.Order = append(od.Order, v)
+		}
+		od.Order = append(od.Order, rt.Complete)
 		od.Absent = rest
 	}
 	return od
