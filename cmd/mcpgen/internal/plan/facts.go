@@ -42,7 +42,7 @@ type Facts struct {
 	} `json:"reservedMetaKeys"`
 	// ErrorCodes the schema does not define as error definitions (legacy
 	// codes stated in prose), by name.
-	ErrorCodes map[string]int64 `json:"errorCodes"`
+	ErrorCodes map[string]int64       `json:"errorCodes"`
 	Methods    map[string]MethodFacts `json:"methods"`
 }
 
