@@ -23,15 +23,16 @@ type stubTransport struct {
 	count map[string]int
 }
 
-func (s *stubTransport) do(ctx context.Context, req *outbound, note func(*jsonrpc.Message)) (*jsonrpc.Message, error) {
+func (s *stubTransport) Call(ctx context.Context, c *Call) (*jsonrpc.Message, error) {
 	s.mu.Lock()
-	s.count[req.method]++
+	s.count[c.Method]++
 	s.mu.Unlock()
-	return jsonrpc.Decode([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%s}`, req.id.Int(), s.result(req.method))))
+	return jsonrpc.Decode([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%s}`, c.ID.Int(), s.result(c.Method))))
 }
 
-func (s *stubTransport) http() bool   { return true }
-func (s *stubTransport) close() error { return nil }
+func (s *stubTransport) MirrorsHeaders() bool                 { return true }
+func (s *stubTransport) Notify(context.Context, []byte) error { return nil }
+func (s *stubTransport) Close() error                         { return nil }
 
 func (s *stubTransport) n(method string) int {
 	s.mu.Lock()
@@ -109,9 +110,10 @@ func TestCACHE5_CacheKeysPrivateByCredential(t *testing.T) {
 	if k.get(mcp.MethodListTools, "", &tools) {
 		t.Error("a private entry is served without a credential")
 	}
-	// The client reads the credential from Options.Header at each use.
+	// The client reads the credential from the HTTP transport's header at
+	// each use.
 	hdr := http.Header{}
-	c := newClient(&stubTransport{}, mcp.Implementation{Name: "c", Version: "1"}, &Options{Header: hdr})
+	c := newClient(HTTPTransport("http://127.0.0.1:1/mcp", &HTTPOptions{Header: hdr}), mcp.Implementation{Name: "c", Version: "1"}, nil)
 	if got := c.cache.cred(); got != "" {
 		t.Errorf("credential %q without Authorization", got)
 	}

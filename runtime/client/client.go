@@ -2,12 +2,12 @@ package client
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,21 +48,38 @@ type Options struct {
 	MaxRounds int
 	// Timeout bounds each request (CAN-8); 0 means 60 s, negative none.
 	Timeout time.Duration
+	// ProbeTimeout bounds the server/discover probe Connect sends over
+	// stdio: a server that does not answer in time is taken for a legacy
+	// one (COMPAT-4 leaves the length open). It also bounds, to at most 5 s,
+	// the initialize request that then asks a legacy server which version
+	// it speaks. Default 10 s.
+	ProbeTimeout time.Duration
 	// DisableCache turns off the result cache.
 	DisableCache bool
+	// MaxMessageBytes bounds one message from the server. Default
+	// jsonrpc.MaxMessageBytes (16 MiB).
+	MaxMessageBytes int
 
 	// OnLog receives notifications/message the server sends for requests
 	// made with WithLogLevel. On stdio it runs on the connection's reader:
 	// it must return promptly and must not wait for calls on this Client.
 	OnLog func(p *mcp.LoggingMessageNotificationParams)
 
-	// Header is added to every HTTP request (e.g. Authorization). Private
-	// cache entries are keyed by its Authorization value (CACHE-5). It may
-	// be changed between calls (e.g. to a refreshed token), not during one.
+	// Header is added to every HTTP request ConnectURL makes (e.g.
+	// Authorization). Private cache entries are keyed by its Authorization
+	// value (CACHE-5). It may be changed between calls (e.g. to a refreshed
+	// token), not during one.
 	Header http.Header
-	// HTTPClient sends HTTP requests. Default: a client without timeout
-	// (listen streams are long-lived; Timeout bounds ordinary requests).
+	// HTTPClient sends ConnectURL's HTTP requests. Default: a client
+	// without timeout (listen streams are long-lived; Timeout bounds
+	// ordinary requests).
 	HTTPClient *http.Client
+
+	// Middleware wraps every request the client sends, outermost first:
+	// each sees the method, its params (with _meta filled in) and the
+	// decoded result or error (see jsonrpc.Middleware). A multi round-trip
+	// call passes through once per round.
+	Middleware []jsonrpc.Middleware
 
 	// Logger receives diagnostics, e.g. tools dropped for invalid
 	// x-mcp-header annotations (XMH-6). Default: discard.
@@ -75,7 +92,10 @@ type Client struct {
 	info mcp.Implementation
 	opts Options
 	log  *slog.Logger
-	t    transport
+	t    Transport
+	http bool // t mirrors headers (Streamable HTTP)
+	rev  *wireimpl.Revision
+	send jsonrpc.Handler // Options.Middleware around c.exchange
 
 	ids     atomic.Int64
 	version atomic.Value // string: the version requests carry
@@ -87,8 +107,73 @@ type Client struct {
 	cache *cache
 }
 
-func newClient(t transport, info mcp.Implementation, opts *Options) *Client {
-	c := &Client{info: info, t: t, toolHdrs: map[string][]mcpheader.Param{}, toolKnown: map[string]bool{}}
+// HeaderMirror is implemented by transports that mirror body members into
+// request headers (Streamable HTTP, §5.3.2): the client then fills in
+// Call.Header and applies the x-mcp-header rules (XMH-6).
+type HeaderMirror interface {
+	MirrorsHeaders() bool
+}
+
+// configurer is implemented by the built-in transports: the client hands
+// them its logger, its message bound and a receiver for messages that
+// belong to no request.
+type configurer interface {
+	configure(log *slog.Logger, maxMessage int, unsolicited func(*jsonrpc.Message))
+}
+
+// credentialer is implemented by transports whose requests carry a
+// credential (the Authorization header), which private cache entries are
+// keyed by (CACHE-5).
+type credentialer interface {
+	credential() string
+}
+
+var discardLogger = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// Connect returns a client speaking MCP over t. Over stdio-like transports
+// (anything but HTTP) it first probes the server with server/discover
+// (COMPAT-1): a result or a recognised modern error means a 2026-07-28-era
+// server; any other answer, or none within Options.ProbeTimeout, a legacy
+// one, for which it returns a *VersionError with Legacy set. Over HTTP
+// nothing is sent until the first call (DISC-4). Connect closes t when it
+// fails.
+func Connect(ctx context.Context, t Transport, info mcp.Implementation, opts *Options) (*Client, error) {
+	c := newClient(t, info, opts)
+	if !c.http {
+		if err := c.probe(ctx); err != nil {
+			_ = t.Close()
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// ConnectCommand starts cmd and connects to it over stdio (§5.2); see
+// CommandTransport and Connect.
+func ConnectCommand(ctx context.Context, cmd *exec.Cmd, info mcp.Implementation, opts *Options) (*Client, error) {
+	t, err := CommandTransport(cmd)
+	if err != nil {
+		return nil, err
+	}
+	return Connect(ctx, t, info, opts)
+}
+
+// ConnectURL returns a client for the Streamable HTTP endpoint url (§5.3),
+// using Options.HTTPClient and Options.Header. Nothing is sent until the
+// first call: Discover is available but not required (DISC-4). A server
+// that answers 400 with anything but a recognised modern error is taken for
+// a legacy one (COMPAT-7): calls then fail with a *VersionError with Legacy
+// set.
+func ConnectURL(ctx context.Context, url string, info mcp.Implementation, opts *Options) (*Client, error) {
+	var ho HTTPOptions
+	if opts != nil {
+		ho.Client, ho.Header = opts.HTTPClient, opts.Header
+	}
+	return Connect(ctx, HTTPTransport(url, &ho), info, opts)
+}
+
+func newClient(t Transport, info mcp.Implementation, opts *Options) *Client {
+	c := &Client{info: info, t: t, rev: mcp.Revision, toolHdrs: map[string][]mcpheader.Param{}, toolKnown: map[string]bool{}}
 	if opts != nil {
 		c.opts = *opts
 	}
@@ -101,21 +186,36 @@ func newClient(t transport, info mcp.Implementation, opts *Options) *Client {
 	if c.opts.Timeout == 0 {
 		c.opts.Timeout = 60 * time.Second
 	}
+	if c.opts.ProbeTimeout <= 0 {
+		c.opts.ProbeTimeout = 10 * time.Second
+	}
 	c.log = c.opts.Logger
 	if c.log == nil {
-		c.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		c.log = discardLogger
+	}
+	if hm, ok := t.(HeaderMirror); ok {
+		c.http = hm.MirrorsHeaders()
+	}
+	if cf, ok := t.(configurer); ok {
+		cf.configure(c.log, c.opts.MaxMessageBytes, func(m *jsonrpc.Message) { c.deliver(&callOptions{}, m) })
 	}
 	c.version.Store(c.opts.Versions[0])
-	// Read at each use: a Header updated between calls (a new token)
-	// must not see private entries cached under the old one (CACHE-5).
-	credential := func() string { return c.opts.Header.Get("Authorization") }
+	// Read at each use: a header updated between calls (a new token) must
+	// not see private entries cached under the old one (CACHE-5).
+	credential := func() string { return "" }
+	if cr, ok := t.(credentialer); ok {
+		credential = cr.credential
+	}
 	c.cache = newCache(!c.opts.DisableCache, credential)
+	c.send = c.exchange
+	for i := len(c.opts.Middleware) - 1; i >= 0; i-- {
+		c.send = c.opts.Middleware[i](c.send)
+	}
 	return c
 }
 
-// Close ends the connection (stdio: closes the server's stdin, waits, then
-// terminates it, STDIO-7).
-func (c *Client) Close() error { return c.t.close() }
+// Close ends the connection (see Transport.Close).
+func (c *Client) Close() error { return c.t.Close() }
 
 // ProtocolVersion is the revision the client's requests carry now.
 func (c *Client) ProtocolVersion() string { return c.version.Load().(string) }
@@ -156,11 +256,9 @@ func (c *Client) meta(o *callOptions) mcp.RequestMetaObject {
 		m.LogLevel = wire.Some(o.logLevel)
 	}
 	for _, kv := range o.meta {
-		switch kv.Key {
-		case "io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities",
-			"io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel", "progressToken":
-			// Declared members the client writes itself: an Extra copy
-			// would be a duplicate key, which servers reject.
+		if m.Declares(kv.Key) {
+			// A member the client writes itself: an Extra copy would be a
+			// duplicate key, which servers reject.
 			continue
 		}
 		m.Extra.Set(kv.Key, kv.Value)
@@ -195,7 +293,7 @@ func WithLogLevel(level mcp.LoggingLevel) CallOption {
 }
 
 // WithMeta adds a member to the request's _meta (e.g. "traceparent").
-// Reserved keys the client sets itself cannot be overridden.
+// Members the client sets itself cannot be overridden.
 func WithMeta(key string, value wire.Raw) CallOption {
 	return func(o *callOptions) { o.meta = append(o.meta, wire.Member{Key: key, Value: value}) }
 }
@@ -218,27 +316,35 @@ func buildOptions(opts []CallOption) *callOptions {
 	return o
 }
 
-// params is a generated params type with a _meta member.
-type params interface {
-	wireimpl.Codec
-}
+// callKey carries a call's options to the exchange through the middleware.
+type callKey struct{}
 
-// call sends method with params (whose Meta the caller has set) and decodes
-// the result into result. It retries once with another version on -32022
+// request sends method with params p, whose _meta it fills in, and returns
+// the decoded result. It retries once with another version on -32022
 // (VER-3).
-func (c *Client) call(ctx context.Context, o *callOptions, method string, p params, setMeta func(mcp.RequestMetaObject), name string, result wireimpl.Codec) error {
+func (c *Client) request(ctx context.Context, o *callOptions, method string, p wireimpl.Codec) (wireimpl.Codec, error) {
+	ctx = context.WithValue(ctx, callKey{}, o)
 	for attempt := 0; ; attempt++ {
-		setMeta(c.meta(o))
-		err := c.send(ctx, o, method, p, name, result)
+		if rm, ok := p.(interface{ RequestMeta() *mcp.RequestMetaObject }); ok {
+			*rm.RequestMeta() = c.meta(o)
+		}
+		res, err := c.send(ctx, method, p)
 		var rpc *wire.Error
 		if attempt == 0 && errors.As(err, &rpc) && rpc.Code == mcp.CodeUnsupportedProtocolVersion {
 			if v, ok := c.pickVersion(rpc); ok {
 				c.version.Store(v)
 				continue
 			}
-			return &VersionError{Ours: c.opts.Versions, Theirs: supportedOf(rpc)}
+			return nil, &VersionError{Ours: c.opts.Versions, Theirs: supportedOf(rpc)}
 		}
-		return err
+		if err != nil {
+			return nil, err
+		}
+		r, ok := res.(wireimpl.Codec)
+		if !ok || r == nil {
+			return nil, fmt.Errorf("client: %s: middleware returned %T, not the method's result type", method, res)
+		}
+		return r, nil
 	}
 }
 
@@ -289,13 +395,28 @@ func (c *Client) pickVersion(rpc *wire.Error) (string, bool) {
 	return "", false
 }
 
-// send performs one request: a new id every time (ID-3).
-func (c *Client) send(ctx context.Context, o *callOptions, method string, p params, name string, result wireimpl.Codec) error {
+// exchange performs one request on the transport, a new id every time
+// (ID-3), and decodes its result: the innermost jsonrpc.Handler of the
+// middleware chain.
+func (c *Client) exchange(ctx context.Context, method string, params wire.Value) (wire.Value, error) {
+	o, _ := ctx.Value(callKey{}).(*callOptions)
+	if o == nil {
+		o = &callOptions{}
+	}
+	p, ok := params.(wireimpl.Codec)
+	if !ok {
+		return nil, fmt.Errorf("client: %s: params of type %T are not a generated type", method, params)
+	}
+	desc := c.rev.Lookup(method)
+	if desc == nil || desc.NewResult == nil {
+		return nil, fmt.Errorf("client: %s is not a request of revision %s", method, c.rev.Version)
+	}
 	timeout := c.opts.Timeout
 	if o.timeout != 0 {
 		timeout = o.timeout
 	}
-	if timeout > 0 && method != mcp.MethodSubscriptionsListen {
+	listen := method == mcp.MethodSubscriptionsListen
+	if timeout > 0 && !listen {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -303,28 +424,45 @@ func (c *Client) send(ctx context.Context, o *callOptions, method string, p para
 	id := wire.IntID(c.ids.Add(1))
 	e := jx.GetEncoder()
 	jsonrpc.WriteRequest(e, id, method, p.EncodeJSON)
-	req := &outbound{id: id, method: method, body: slices.Clone(e.Bytes()), token: o.token, listen: method == mcp.MethodSubscriptionsListen}
+	call := &Call{ID: id, Method: method, Body: slices.Clone(e.Bytes()), Token: o.token, Listen: listen}
 	jx.PutEncoder(e)
 	// Verbatim members (arguments, WithMeta values) are the caller's JSON;
 	// a server could not even tell which request a broken one was.
-	if !json.Valid(req.body) {
-		return fmt.Errorf("client: %s: the request is not valid JSON (check the arguments and WithMeta values)", method)
+	if err := checkJSON(call.Body); err != nil {
+		return nil, fmt.Errorf("client: %s: the request is not valid JSON (check the arguments and WithMeta values): %w", method, err)
 	}
-	if c.t.http() {
-		req.header = c.headers(method, name, p)
+	if c.http {
+		call.Header = c.headers(desc, p)
 	}
-	note := func(m *jsonrpc.Message) { c.deliver(o, m) }
-	resp, err := c.t.do(ctx, req, note)
+	call.OnMessage = func(m *jsonrpc.Message) { c.deliver(o, m) }
+	resp, err := c.t.Call(ctx, call)
 	if err != nil {
-		return err
+		return nil, c.legacyFromHTTP(ctx, err)
+	}
+	if c.http {
+		if err := c.eraOf(ctx, call, resp); err != nil {
+			return nil, err
+		}
 	}
 	if resp.Kind == jsonrpc.KindError {
-		return resp.Error
+		return nil, resp.Error
 	}
+	result := desc.NewResult()
 	if err := wireimpl.DecodeOwned(resp.Result, result); err != nil {
-		return &ResultError{Method: method, Err: err}
+		return nil, &ResultError{Method: method, Err: err}
 	}
-	return nil
+	return result, nil
+}
+
+// checkJSON checks the syntax of an encoded request whose verbatim members
+// came from the caller.
+func checkJSON(b []byte) error {
+	d := wireimpl.GetDecoder(b)
+	defer wireimpl.PutDecoder(d)
+	if err := d.Pass(); err != nil {
+		return err
+	}
+	return d.Finish()
 }
 
 // ResultError reports a result the client cannot accept: malformed, or
@@ -365,16 +503,18 @@ func (c *Client) deliver(o *callOptions, m *jsonrpc.Message) {
 	}
 }
 
-// headers mirrors the body into the request metadata headers (§5.3.2).
-func (c *Client) headers(method, name string, p params) http.Header {
-	h := make(http.Header, 8)
+// headers mirrors the body into the request metadata headers (§5.3.2):
+// the version and method always, the member the method's descriptor names
+// into Mcp-Name, and for tools/call the arguments the tool annotates with
+// x-mcp-header.
+func (c *Client) headers(desc *wireimpl.Method, p wireimpl.Codec) http.Header {
+	h := make(http.Header, 4)
 	// One backing array for the standard headers' values.
-	vals := []string{c.ProtocolVersion(), method, ""}
+	vals := []string{c.ProtocolVersion(), desc.Name, ""}
 	h[canonicalProtocolVersion] = vals[0:1:1]
 	h[canonicalMethod] = vals[1:2:2]
-	switch method {
-	case mcp.MethodCallTool, mcp.MethodGetPrompt, mcp.MethodReadResource:
-		vals[2] = mcpheader.Encode(name)
+	if desc.MirroredName != nil {
+		vals[2] = mcpheader.Encode(desc.MirroredName(p))
 		h[canonicalName] = vals[2:3:3]
 	}
 	if cp, ok := p.(*mcp.CallToolRequestParams); ok {
@@ -407,7 +547,7 @@ func (c *Client) learnTools(tools []mcp.Tool) []mcp.Tool {
 	defer c.mu.Unlock()
 	for _, t := range tools {
 		prms, err := mcpheader.ToolParams(t.InputSchema)
-		if err != nil && c.t.http() {
+		if err != nil && c.http {
 			c.log.Warn("dropping tool with invalid x-mcp-header annotations", "tool", t.Name, "reason", err.Error())
 			continue
 		}

@@ -7,40 +7,70 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
-	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
-// ConnectURL returns a client for the Streamable HTTP endpoint url (§5.3).
-// Nothing is sent until the first call: Discover is available but not
-// required (DISC-4). A server that answers 400 with anything but a
-// recognised modern error is taken for a legacy one (COMPAT-7): calls then
-// fail with a *VersionError with Legacy set.
-func ConnectURL(ctx context.Context, url string, info mcp.Implementation, opts *Options) (*Client, error) {
-	t := &httpTransport{url: url, client: http.DefaultClient}
-	c := newClient(t, info, opts)
-	if c.opts.HTTPClient != nil {
-		t.client = c.opts.HTTPClient
+// HTTPOptions configure a Streamable HTTP transport. The zero value is
+// usable.
+type HTTPOptions struct {
+	// Client sends the requests. Default: a client without timeout
+	// (listen streams are long-lived; Options.Timeout bounds ordinary
+	// requests).
+	Client *http.Client
+	// Header is added to every request (e.g. Authorization). It may be
+	// changed between calls (e.g. to a refreshed token), not during one.
+	Header http.Header
+}
+
+// HTTPTransport is Streamable HTTP (§5.3) to the MCP endpoint url: every
+// request is a POST, answered with JSON or with an SSE stream for that
+// request; closing the stream cancels it (HCAN-2).
+func HTTPTransport(url string, opts *HTTPOptions) Transport {
+	t := &httpConn{url: url, client: http.DefaultClient, log: discardLogger, maxMessage: jsonrpc.MaxMessageBytes}
+	if opts != nil {
+		if opts.Client != nil {
+			t.client = opts.Client
+		}
+		t.header = opts.Header
 	}
-	t.header = c.opts.Header
-	t.c = c
-	return c, nil
+	return t
 }
 
-type httpTransport struct {
-	url    string
-	client *http.Client
-	header http.Header
-	c      *Client
+type httpConn struct {
+	url        string
+	client     *http.Client
+	header     http.Header
+	log        *slog.Logger
+	maxMessage int
 }
 
-func (t *httpTransport) http() bool   { return true }
-func (t *httpTransport) close() error { return nil }
+// MirrorsHeaders reports that requests carry the metadata headers.
+func (t *httpConn) MirrorsHeaders() bool { return true }
+
+func (t *httpConn) configure(log *slog.Logger, maxMessage int, _ func(*jsonrpc.Message)) {
+	t.log = log
+	if maxMessage > 0 {
+		t.maxMessage = maxMessage
+	}
+}
+
+// credential is the Authorization value requests carry now (private cache
+// entries are keyed by it, CACHE-5).
+func (t *httpConn) credential() string { return t.header.Get("Authorization") }
+
+// Close does nothing: each request is its own exchange.
+func (t *httpConn) Close() error { return nil }
+
+// Notify is refused: this revision defines no client notification on
+// Streamable HTTP (HTTP-7); a request is cancelled by closing its stream.
+func (t *httpConn) Notify(ctx context.Context, msg []byte) error {
+	return errors.New("client: Streamable HTTP carries no client notifications in this revision (HTTP-7)")
+}
 
 // Header values shared by every request (net/http does not modify them).
 var (
@@ -58,13 +88,15 @@ func (e *HTTPError) Error() string {
 	return fmt.Sprintf("client: HTTP %d %s: %s", e.Status, http.StatusText(e.Status), strings.TrimSpace(e.Body))
 }
 
-func (t *httpTransport) do(ctx context.Context, req *outbound, note func(*jsonrpc.Message)) (*jsonrpc.Message, error) {
-	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(req.body))
+// Call POSTs the request and reads the answer: one JSON response, or an
+// SSE stream of the request's notifications ending with its response.
+func (t *httpConn) Call(ctx context.Context, c *Call) (*jsonrpc.Message, error) {
+	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(c.Body))
 	if err != nil {
 		return nil, fmt.Errorf("client: %w", err)
 	}
-	if req.header != nil {
-		hr.Header = req.header // built for this request only
+	if c.Header != nil {
+		hr.Header = c.Header // built for this request only
 	}
 	for k, vs := range t.header {
 		if _, set := hr.Header[k]; !set {
@@ -78,49 +110,36 @@ func (t *httpTransport) do(ctx context.Context, req *outbound, note func(*jsonrp
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("client: %s: %w", req.method, err)
+		return nil, fmt.Errorf("client: %s: %w", c.Method, err)
 	}
 	defer resp.Body.Close() // closing the stream cancels the request (HCAN-2)
+	c.Status = resp.StatusCode
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
 	case ct == "text/event-stream" && resp.StatusCode == http.StatusOK:
-		return t.readStream(ctx, resp.Body, req, note)
+		return t.readStream(ctx, resp.Body, c)
 	case ct == "application/json":
-		body, err := readBody(resp)
+		body, err := t.readBody(resp)
 		if err != nil {
-			return nil, t.broken(ctx, req, err)
+			return nil, t.broken(ctx, c, err)
 		}
-		if len(body) > MaxMessageBytes {
-			return nil, fmt.Errorf("client: %s: response larger than %d bytes", req.method, MaxMessageBytes)
+		if len(body) > t.maxMessage {
+			return nil, fmt.Errorf("client: %s: response larger than %d bytes (Options.MaxMessageBytes)", c.Method, t.maxMessage)
 		}
 		m, derr := jsonrpc.Decode(body)
 		if derr != nil || m.Kind != jsonrpc.KindResult && m.Kind != jsonrpc.KindError {
 			if resp.StatusCode != http.StatusOK {
-				return nil, t.statusError(ctx, req, resp.StatusCode, body)
+				return nil, &HTTPError{Status: resp.StatusCode, Body: string(body)}
 			}
-			return nil, fmt.Errorf("client: %s: the server sent something that is not a JSON-RPC response", req.method)
+			return nil, fmt.Errorf("client: %s: the server sent something that is not a JSON-RPC response", c.Method)
 		}
-		if resp.StatusCode == http.StatusBadRequest && m.Kind == jsonrpc.KindError &&
-			!isModernError(m.Error) && m.Error.Code != wire.CodeInvalidParams && req.method != legacyProbeMethod {
-			// COMPAT-7: a 400 whose body is not a modern error.
-			return nil, t.c.legacyError(ctx, m.Error)
-		}
-		if m.ID.IsValid() && m.ID != req.id {
-			return nil, fmt.Errorf("client: %s: the response answers id %s, not %s", req.method, m.ID, req.id)
+		if m.ID.IsValid() && m.ID != c.ID {
+			return nil, fmt.Errorf("client: %s: the response answers id %s, not %s", c.Method, m.ID, c.ID)
 		}
 		return m, nil
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-	return nil, t.statusError(ctx, req, resp.StatusCode, body)
-}
-
-func (t *httpTransport) statusError(ctx context.Context, req *outbound, status int, body []byte) error {
-	err := &HTTPError{Status: status, Body: string(body)}
-	// The initialize probe itself refused is no reason to probe again.
-	if status == http.StatusBadRequest && req.method != legacyProbeMethod {
-		return t.c.legacyError(ctx, err) // COMPAT-7: a 400 that is not a modern error
-	}
-	return err
+	return nil, &HTTPError{Status: resp.StatusCode, Body: string(body)}
 }
 
 // ErrStreamBroken reports a response stream that ended before the
@@ -128,22 +147,22 @@ func (t *httpTransport) statusError(ctx context.Context, req *outbound, status i
 // (SSE-6).
 var ErrStreamBroken = errors.New("client: the response stream ended before the response")
 
-func (t *httpTransport) broken(ctx context.Context, req *outbound, err error) error {
+func (t *httpConn) broken(ctx context.Context, c *Call, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return fmt.Errorf("%w (%s): %v", ErrStreamBroken, req.method, err)
+	return fmt.Errorf("%w (%s): %v", ErrStreamBroken, c.Method, err)
 }
 
 // readStream reads SSE events (comment lines are skipped, SSE-5) until the
-// response to req arrives.
-func (t *httpTransport) readStream(ctx context.Context, body io.Reader, req *outbound, note func(*jsonrpc.Message)) (*jsonrpc.Message, error) {
+// response to c arrives.
+func (t *httpConn) readStream(ctx context.Context, body io.Reader, c *Call) (*jsonrpc.Message, error) {
 	br := bufio.NewReaderSize(body, 64<<10)
 	var data []byte
 	for {
-		line, err := readLine(br)
+		line, err := readLine(br, t.maxMessage)
 		if errors.Is(err, errTooLong) {
-			return nil, fmt.Errorf("client: %s: an event is larger than %d bytes", req.method, MaxMessageBytes)
+			return nil, fmt.Errorf("client: %s: an event is larger than %d bytes (Options.MaxMessageBytes)", c.Method, t.maxMessage)
 		}
 		switch {
 		case len(line) == 0 && err == nil: // end of event
@@ -151,14 +170,16 @@ func (t *httpTransport) readStream(ctx context.Context, body io.Reader, req *out
 				m, derr := jsonrpc.Decode(data)
 				data = nil
 				if derr != nil {
-					t.c.log.Warn("skipping an SSE event that is not a JSON-RPC message", "error", derr.Error())
+					t.log.Warn("skipping an SSE event that is not a JSON-RPC message", "error", derr.Error())
 					break
 				}
 				switch m.Kind {
 				case jsonrpc.KindNotification:
-					note(m)
+					if c.OnMessage != nil {
+						c.OnMessage(m)
+					}
 				case jsonrpc.KindResult, jsonrpc.KindError:
-					if m.ID == req.id {
+					if m.ID == c.ID {
 						return m, nil
 					}
 				}
@@ -173,20 +194,20 @@ func (t *httpTransport) readStream(ctx context.Context, body io.Reader, req *out
 			data = append(data, d...)
 		}
 		if err != nil {
-			return nil, t.broken(ctx, req, err)
+			return nil, t.broken(ctx, c, err)
 		}
 	}
 }
 
-// readBody reads a JSON response of at most MaxMessageBytes+1 bytes: into
-// one buffer of the announced length when there is one.
-func readBody(resp *http.Response) ([]byte, error) {
-	if n := resp.ContentLength; n > 0 && n <= MaxMessageBytes {
+// readBody reads a JSON response of at most the message limit plus one
+// byte: into one buffer of the announced length when there is one.
+func (t *httpConn) readBody(resp *http.Response) ([]byte, error) {
+	if n := resp.ContentLength; n > 0 && n <= int64(t.maxMessage) {
 		buf := make([]byte, n)
 		if _, err := io.ReadFull(resp.Body, buf); err != nil {
 			return nil, err
 		}
 		return buf, nil
 	}
-	return io.ReadAll(io.LimitReader(resp.Body, MaxMessageBytes+1))
+	return io.ReadAll(io.LimitReader(resp.Body, int64(t.maxMessage)+1))
 }

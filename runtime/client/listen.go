@@ -46,8 +46,7 @@ func (c *Client) Listen(ctx context.Context, filter mcp.SubscriptionFilter, opts
 		done := make(chan error, 1)
 		go func() {
 			p := &mcp.SubscriptionsListenRequestParams{Notifications: filter}
-			var r mcp.SubscriptionsListenResult
-			err := c.callListen(ctx, o, p, &r, func(m *jsonrpc.Message) {
+			err := c.callListen(ctx, o, p, func(m *jsonrpc.Message) {
 				var n mcp.ServerNotification
 				if err := wireimpl.Decode(rawNotification(m), &n); err != nil {
 					c.log.Warn("ignoring a malformed listen notification", "method", m.Method, "error", err.Error())
@@ -88,10 +87,11 @@ func (c *Client) Listen(ctx context.Context, filter mcp.SubscriptionFilter, opts
 }
 
 // callListen sends the listen request; note receives its notifications.
-func (c *Client) callListen(ctx context.Context, o *callOptions, p *mcp.SubscriptionsListenRequestParams, r *mcp.SubscriptionsListenResult, note func(*jsonrpc.Message)) error {
+func (c *Client) callListen(ctx context.Context, o *callOptions, p *mcp.SubscriptionsListenRequestParams, note func(*jsonrpc.Message)) error {
 	lo := *o
 	lo.listenNote = note
-	return c.call(ctx, &lo, mcp.MethodSubscriptionsListen, p, func(m mcp.RequestMetaObject) { p.Meta = m }, "", r)
+	_, err := c.request(ctx, &lo, mcp.MethodSubscriptionsListen, p)
+	return err
 }
 
 // rawNotification re-encodes a notification message for the generated

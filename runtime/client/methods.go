@@ -8,29 +8,68 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // Discover calls server/discover (optional, DISC-4).
 func (c *Client) Discover(ctx context.Context, opts ...CallOption) (*mcp.DiscoverResult, error) {
-	o := buildOptions(opts)
-	var r mcp.DiscoverResult
-	if c.cache.get(mcp.MethodDiscover, "", &r) {
-		return &r, nil
-	}
-	p := &mcp.RequestParams{}
-	if err := c.call(ctx, o, mcp.MethodDiscover, p, func(m mcp.RequestMetaObject) { p.Meta = m }, "", &r); err != nil {
+	r, err := c.cached(ctx, buildOptions(opts), mcp.MethodDiscover, &mcp.RequestParams{})
+	if err != nil {
 		return nil, err
 	}
-	c.cache.put(mcp.MethodDiscover, "", r.TTLMs, r.CacheScope, &r)
-	return &r, nil
+	return r.(*mcp.DiscoverResult), nil
 }
 
-// cursorKey is the cache parameter of a page.
-func cursorKey(cursor *string) string {
-	if cursor == nil {
-		return ""
+// cached makes a request of a method whose result carries caching hints
+// (the revision's descriptors say which): a fresh cached result is
+// returned without asking the server (CACHE-2, CACHE-3); a new one is kept
+// as long as its hints allow. The entry is keyed by what shapes the result
+// besides the method: the cursor of a page, the member mirrored into
+// Mcp-Name (a read's URI) (CACHE-6).
+func (c *Client) cached(ctx context.Context, o *callOptions, method string, p wireimpl.Codec) (wireimpl.Codec, error) {
+	desc := c.rev.Lookup(method)
+	key := cacheParam(desc, p)
+	if desc.Cacheable {
+		if r := desc.NewResult(); c.cache.get(method, key, r) {
+			return r, nil
+		}
 	}
-	return "c" + *cursor
+	r, err := c.request(ctx, o, method, p)
+	if err != nil {
+		return nil, err
+	}
+	c.keep(desc, key, r)
+	return r, nil
+}
+
+// keep caches r per its hints when its method is cacheable.
+func (c *Client) keep(desc *wireimpl.Method, key string, r wireimpl.Codec) {
+	if !desc.Cacheable {
+		return
+	}
+	var v any = r
+	if u, ok := v.(interface{ Member() any }); ok {
+		v = u.Member() // the result, not an input-required result
+	}
+	if h, ok := v.(interface {
+		CacheHints() (mcp.CacheScope, int64)
+	}); ok {
+		scope, ttl := h.CacheHints()
+		c.cache.put(desc.Name, key, ttl, scope, v.(wireimpl.Codec))
+	}
+}
+
+// cacheParam is the cache key of a request besides its method.
+func cacheParam(desc *wireimpl.Method, p wireimpl.Codec) string {
+	switch {
+	case desc.Paginated:
+		if pp, ok := p.(*mcp.PaginatedRequestParams); ok && pp.Cursor.Set {
+			return "c" + pp.Cursor.Value // "" is a real cursor (PAG-2)
+		}
+	case desc.MirroredName != nil:
+		return desc.MirroredName(p)
+	}
+	return ""
 }
 
 func paginated(cursor *string) *mcp.PaginatedRequestParams {
@@ -45,17 +84,13 @@ func paginated(cursor *string) *mcp.PaginatedRequestParams {
 // first page. On Streamable HTTP, tools with invalid x-mcp-header
 // annotations are dropped from the result (XMH-6).
 func (c *Client) ListToolsPage(ctx context.Context, cursor *string, opts ...CallOption) (*mcp.ListToolsResult, error) {
-	o := buildOptions(opts)
-	var r mcp.ListToolsResult
-	if !c.cache.get(mcp.MethodListTools, cursorKey(cursor), &r) {
-		p := paginated(cursor)
-		if err := c.call(ctx, o, mcp.MethodListTools, p, func(m mcp.RequestMetaObject) { p.Meta = m }, "", &r); err != nil {
-			return nil, err
-		}
-		c.cache.put(mcp.MethodListTools, cursorKey(cursor), r.TTLMs, r.CacheScope, &r)
+	r, err := c.cached(ctx, buildOptions(opts), mcp.MethodListTools, paginated(cursor))
+	if err != nil {
+		return nil, err
 	}
-	r.Tools = c.learnTools(r.Tools)
-	return &r, nil
+	res := r.(*mcp.ListToolsResult)
+	res.Tools = c.learnTools(res.Tools)
+	return res, nil
 }
 
 // pages turns a page function into an iterator over all items (PAG-3: a
@@ -101,17 +136,11 @@ func (c *Client) ListTools(ctx context.Context, opts ...CallOption) iter.Seq2[mc
 
 // ListPromptsPage fetches one page of prompts/list.
 func (c *Client) ListPromptsPage(ctx context.Context, cursor *string, opts ...CallOption) (*mcp.ListPromptsResult, error) {
-	o := buildOptions(opts)
-	var r mcp.ListPromptsResult
-	if c.cache.get(mcp.MethodListPrompts, cursorKey(cursor), &r) {
-		return &r, nil
-	}
-	p := paginated(cursor)
-	if err := c.call(ctx, o, mcp.MethodListPrompts, p, func(m mcp.RequestMetaObject) { p.Meta = m }, "", &r); err != nil {
+	r, err := c.cached(ctx, buildOptions(opts), mcp.MethodListPrompts, paginated(cursor))
+	if err != nil {
 		return nil, err
 	}
-	c.cache.put(mcp.MethodListPrompts, cursorKey(cursor), r.TTLMs, r.CacheScope, &r)
-	return &r, nil
+	return r.(*mcp.ListPromptsResult), nil
 }
 
 // ListPrompts iterates over every prompt.
@@ -127,17 +156,11 @@ func (c *Client) ListPrompts(ctx context.Context, opts ...CallOption) iter.Seq2[
 
 // ListResourcesPage fetches one page of resources/list.
 func (c *Client) ListResourcesPage(ctx context.Context, cursor *string, opts ...CallOption) (*mcp.ListResourcesResult, error) {
-	o := buildOptions(opts)
-	var r mcp.ListResourcesResult
-	if c.cache.get(mcp.MethodListResources, cursorKey(cursor), &r) {
-		return &r, nil
-	}
-	p := paginated(cursor)
-	if err := c.call(ctx, o, mcp.MethodListResources, p, func(m mcp.RequestMetaObject) { p.Meta = m }, "", &r); err != nil {
+	r, err := c.cached(ctx, buildOptions(opts), mcp.MethodListResources, paginated(cursor))
+	if err != nil {
 		return nil, err
 	}
-	c.cache.put(mcp.MethodListResources, cursorKey(cursor), r.TTLMs, r.CacheScope, &r)
-	return &r, nil
+	return r.(*mcp.ListResourcesResult), nil
 }
 
 // ListResources iterates over every resource.
@@ -153,17 +176,11 @@ func (c *Client) ListResources(ctx context.Context, opts ...CallOption) iter.Seq
 
 // ListResourceTemplatesPage fetches one page of resources/templates/list.
 func (c *Client) ListResourceTemplatesPage(ctx context.Context, cursor *string, opts ...CallOption) (*mcp.ListResourceTemplatesResult, error) {
-	o := buildOptions(opts)
-	var r mcp.ListResourceTemplatesResult
-	if c.cache.get(mcp.MethodListResourceTemplates, cursorKey(cursor), &r) {
-		return &r, nil
-	}
-	p := paginated(cursor)
-	if err := c.call(ctx, o, mcp.MethodListResourceTemplates, p, func(m mcp.RequestMetaObject) { p.Meta = m }, "", &r); err != nil {
+	r, err := c.cached(ctx, buildOptions(opts), mcp.MethodListResourceTemplates, paginated(cursor))
+	if err != nil {
 		return nil, err
 	}
-	c.cache.put(mcp.MethodListResourceTemplates, cursorKey(cursor), r.TTLMs, r.CacheScope, &r)
-	return &r, nil
+	return r.(*mcp.ListResourceTemplatesResult), nil
 }
 
 // ListResourceTemplates iterates over every resource template.
@@ -179,12 +196,11 @@ func (c *Client) ListResourceTemplates(ctx context.Context, opts ...CallOption) 
 
 // Complete calls completion/complete; p.Meta is filled in.
 func (c *Client) Complete(ctx context.Context, p *mcp.CompleteRequestParams, opts ...CallOption) (*mcp.CompleteResult, error) {
-	o := buildOptions(opts)
-	var r mcp.CompleteResult
-	if err := c.call(ctx, o, mcp.MethodComplete, p, func(m mcp.RequestMetaObject) { p.Meta = m }, "", &r); err != nil {
+	r, err := c.request(ctx, buildOptions(opts), mcp.MethodComplete, p)
+	if err != nil {
 		return nil, err
 	}
-	return &r, nil
+	return r.(*mcp.CompleteResult), nil
 }
 
 // CallTool calls a tool. arguments is a JSON object (nil for none); use
@@ -193,7 +209,7 @@ func (c *Client) Complete(ctx context.Context, p *mcp.CompleteRequestParams, opt
 func (c *Client) CallTool(ctx context.Context, name string, arguments wire.Raw, opts ...CallOption) (*mcp.CallToolResult, error) {
 	o := buildOptions(opts)
 	p := &mcp.CallToolRequestParams{Name: name, Arguments: arguments}
-	if c.t.http() {
+	if c.http {
 		c.mu.Lock()
 		known := c.toolKnown[name]
 		c.mu.Unlock()
@@ -205,28 +221,23 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments wire.Raw, 
 			c.mu.Unlock()
 		}
 	}
-	var res *mcp.CallToolResult
-	err := c.roundTrips(ctx, o, mcp.MethodCallTool, name, &p.InputResponses, &p.RequestState, func(m mcp.RequestMetaObject) { p.Meta = m },
-		func(ctx context.Context) (*mcp.InputRequiredResult, error) {
-			var r mcp.CallToolResultResponseResult
-			err := c.call(ctx, o, mcp.MethodCallTool, p, func(m mcp.RequestMetaObject) { p.Meta = m }, name, &r)
-			var rpc *wire.Error
-			if errors.As(err, &rpc) && rpc.Code == mcp.CodeHeaderMismatch && c.t.http() {
-				// XMH-8: the tool may have changed; re-fetch and retry once.
-				c.refreshTools(ctx)
-				r = mcp.CallToolResultResponseResult{}
-				err = c.call(ctx, o, mcp.MethodCallTool, p, func(m mcp.RequestMetaObject) { p.Meta = m }, name, &r)
-			}
-			if err != nil {
-				return nil, err
-			}
-			res = r.CallToolResult
-			return r.InputRequiredResult, nil
-		})
+	send := func(ctx context.Context) (wireimpl.Codec, error) {
+		r, err := c.request(ctx, o, mcp.MethodCallTool, p)
+		var rpc *wire.Error
+		if errors.As(err, &rpc) && rpc.Code == mcp.CodeHeaderMismatch && c.http {
+			// XMH-8: the tool may have changed; re-fetch and retry once.
+			c.refreshTools(ctx)
+			r, err = c.request(ctx, o, mcp.MethodCallTool, p)
+		}
+		return r, err
+	}
+	v, err := c.roundTrips(ctx, o, mcp.MethodCallTool, p, send, func(in mcp.InputResponses, st wire.Opt[string]) {
+		p.InputResponses, p.RequestState = in, st
+	})
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
+	return v.(*mcp.CallToolResult), nil
 }
 
 func (c *Client) refreshTools(ctx context.Context) {
@@ -243,20 +254,13 @@ func (c *Client) refreshTools(ctx context.Context) {
 func (c *Client) GetPrompt(ctx context.Context, name string, arguments map[string]string, opts ...CallOption) (*mcp.GetPromptResult, error) {
 	o := buildOptions(opts)
 	p := &mcp.GetPromptRequestParams{Name: name, Arguments: arguments}
-	var res *mcp.GetPromptResult
-	err := c.roundTrips(ctx, o, mcp.MethodGetPrompt, name, &p.InputResponses, &p.RequestState, func(m mcp.RequestMetaObject) { p.Meta = m },
-		func(ctx context.Context) (*mcp.InputRequiredResult, error) {
-			var r mcp.GetPromptResultResponseResult
-			if err := c.call(ctx, o, mcp.MethodGetPrompt, p, func(m mcp.RequestMetaObject) { p.Meta = m }, name, &r); err != nil {
-				return nil, err
-			}
-			res = r.GetPromptResult
-			return r.InputRequiredResult, nil
-		})
+	v, err := c.roundTrips(ctx, o, mcp.MethodGetPrompt, p, nil, func(in mcp.InputResponses, st wire.Opt[string]) {
+		p.InputResponses, p.RequestState = in, st
+	})
 	if err != nil {
 		return nil, err
 	}
-	return res, nil
+	return v.(*mcp.GetPromptResult), nil
 }
 
 // ReadResource reads a resource, answering input requests as CallTool
@@ -264,30 +268,14 @@ func (c *Client) GetPrompt(ctx context.Context, name string, arguments map[strin
 // retried requests are not (MRTR-14).
 func (c *Client) ReadResource(ctx context.Context, uri string, opts ...CallOption) (*mcp.ReadResourceResult, error) {
 	o := buildOptions(opts)
-	var cached mcp.ReadResourceResult
-	if c.cache.get(mcp.MethodReadResource, uri, &cached) {
-		return &cached, nil
-	}
 	p := &mcp.ReadResourceRequestParams{URI: uri}
-	var res *mcp.ReadResourceResult
-	rounds := 0
-	err := c.roundTrips(ctx, o, mcp.MethodReadResource, uri, &p.InputResponses, &p.RequestState, func(m mcp.RequestMetaObject) { p.Meta = m },
-		func(ctx context.Context) (*mcp.InputRequiredResult, error) {
-			rounds++
-			var r mcp.ReadResourceResultResponseResult
-			if err := c.call(ctx, o, mcp.MethodReadResource, p, func(m mcp.RequestMetaObject) { p.Meta = m }, uri, &r); err != nil {
-				return nil, err
-			}
-			res = r.ReadResourceResult
-			return r.InputRequiredResult, nil
-		})
+	v, err := c.roundTrips(ctx, o, mcp.MethodReadResource, p, nil, func(in mcp.InputResponses, st wire.Opt[string]) {
+		p.InputResponses, p.RequestState = in, st
+	})
 	if err != nil {
 		return nil, err
 	}
-	if rounds == 1 {
-		c.cache.put(mcp.MethodReadResource, uri, res.TTLMs, res.CacheScope, res)
-	}
-	return res, nil
+	return v.(*mcp.ReadResourceResult), nil
 }
 
 // RoundsError reports a call that still needed input after

@@ -10,33 +10,61 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
-// roundTrips runs a multi round-trip request (§6.1): attempt sends the
-// request with the current inputResponses and requestState; while the
-// server answers with an InputRequiredResult, the inputs are gathered
-// through the callbacks and the request is sent again (a new id each
-// time, ID-3), echoing requestState byte for byte (MRTR-11). The params
-// belong to this one call only (MRTR-12).
-func (c *Client) roundTrips(ctx context.Context, o *callOptions, method, name string,
-	responses *mcp.InputResponses, state *wire.Opt[string], setMeta func(mcp.RequestMetaObject),
-	attempt func(ctx context.Context) (*mcp.InputRequiredResult, error)) error {
-	for round := 1; ; round++ {
-		irr, err := attempt(ctx)
-		if err != nil {
-			return err
+// roundTrips runs a request of a method that may ask for input (§6.1):
+// while the server answers with an InputRequiredResult, the inputs are
+// gathered through the callbacks and the request is sent again (a new id
+// each time, ID-3), echoing requestState byte for byte (MRTR-11); retry
+// sets them on the params, which belong to this one call (MRTR-12). It
+// returns the final result: the member of the method's result union that
+// is not the input-required one. A cacheable method's first-round result
+// is served from and kept in the cache; results of retried requests are
+// not (MRTR-14). send, when not nil, replaces sending p as it is.
+func (c *Client) roundTrips(ctx context.Context, o *callOptions, method string, p wireimpl.Codec,
+	send func(ctx context.Context) (wireimpl.Codec, error), retry func(mcp.InputResponses, wire.Opt[string])) (any, error) {
+	desc := c.rev.Lookup(method)
+	key := cacheParam(desc, p)
+	if desc.Cacheable {
+		if r := desc.NewResult(); c.cache.get(method, key, r) {
+			return memberOf(r), nil
 		}
-		if irr == nil {
-			return nil
+	}
+	if send == nil {
+		send = func(ctx context.Context) (wireimpl.Codec, error) { return c.request(ctx, o, method, p) }
+	}
+	for round := 1; ; round++ {
+		r, err := send(ctx)
+		if err != nil {
+			return nil, err
+		}
+		v := memberOf(r)
+		irr, more := v.(*mcp.InputRequiredResult)
+		if !more {
+			if v == nil {
+				return nil, &ResultError{Method: method, Err: errors.New("the result holds no member")}
+			}
+			if round == 1 {
+				c.keep(desc, key, r)
+			}
+			return v, nil
 		}
 		if round >= c.opts.MaxRounds {
-			return &RoundsError{Method: method, Rounds: round}
+			return nil, &RoundsError{Method: method, Rounds: round}
 		}
 		answers, err := c.answer(ctx, irr.InputRequests)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		*responses = answers
-		*state = irr.RequestState // absent stays absent (MRTR-11)
+		retry(answers, irr.RequestState) // absent stays absent (MRTR-11)
 	}
+}
+
+// memberOf is the member of a result union that is set (r itself when r
+// is no union).
+func memberOf(r wireimpl.Codec) any {
+	if u, ok := r.(interface{ Member() any }); ok {
+		return u.Member()
+	}
+	return r
 }
 
 // ErrNoHandler reports an input request the client has no callback for:

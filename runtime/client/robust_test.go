@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/client"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
@@ -195,7 +196,7 @@ func TestSTDIO1_GarbageLinesSkipped(t *testing.T) {
 // A message larger than MaxMessageBytes fails the request it answers with
 // an error saying so; the client stays usable.
 func TestSTDIO1_OversizedMessage(t *testing.T) {
-	huge := strings.Repeat("x", client.MaxMessageBytes)
+	huge := strings.Repeat("x", jsonrpc.MaxMessageBytes)
 	t.Run("stdio", func(t *testing.T) {
 		c, f := connectStdio(t, nil)
 		errc := make(chan error, 1)
@@ -230,7 +231,7 @@ func TestSTDIO1_OversizedMessage(t *testing.T) {
 		c := f.connect(t, nil)
 		for i := range 2 {
 			_, err := c.ListPromptsPage(context.Background(), nil)
-			if err == nil || !strings.Contains(err.Error(), fmt.Sprint(client.MaxMessageBytes)) {
+			if err == nil || !strings.Contains(err.Error(), fmt.Sprint(jsonrpc.MaxMessageBytes)) {
 				t.Errorf("call %d: err = %v, want one about the size", i, err)
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os/exec"
 	"sync"
 	"syscall"
@@ -21,24 +22,12 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
-// MaxMessageBytes bounds one message from the server.
-const MaxMessageBytes = 16 << 20
-
-// ProbeTimeout bounds the server/discover probe ConnectCommand sends; a
-// server that does not answer in time is taken for a legacy one (COMPAT-4
-// leaves the length open). It also bounds (to at most 5 s) the initialize
-// request that then asks a legacy server which version it speaks.
-var ProbeTimeout = 10 * time.Second
-
-// ConnectCommand starts cmd and speaks MCP over its stdin and stdout
+// CommandTransport starts cmd and speaks MCP over its stdin and stdout
 // (§5.2). cmd.Stderr is left as the caller set it (nil discards it): the
-// server's stderr is logging, never an error signal (STDIO-3).
-//
-// ConnectCommand probes the server with server/discover (COMPAT-1): a
-// result or a recognised modern error means a 2026-07-28-era server; any
-// other answer, or none within ProbeTimeout, means a legacy server, which
-// this client cannot talk to yet: it returns a *VersionError with Legacy set.
-func ConnectCommand(ctx context.Context, cmd *exec.Cmd, info mcp.Implementation, opts *Options) (*Client, error) {
+// server's stderr is logging, never an error signal (STDIO-3). Close
+// shuts the process down: stdin closed, then SIGTERM, then SIGKILL
+// (STDIO-7).
+func CommandTransport(cmd *exec.Cmd) (Transport, error) {
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("client: %w", err)
@@ -50,74 +39,123 @@ func ConnectCommand(ctx context.Context, cmd *exec.Cmd, info mcp.Implementation,
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("client: start %s: %w", cmd.Path, err)
 	}
-	t := &stdioTransport{cmd: cmd, stdin: stdin, pending: map[wire.ID]*stdioCall{}, tokens: map[string]*stdioCall{}, done: make(chan struct{})}
-	c := newClient(t, info, opts)
-	t.onLog = func(m *jsonrpc.Message) { c.deliver(&callOptions{}, m) }
-	t.log = c.log
-	go t.read(stdout)
-	if err := c.probe(ctx); err != nil {
-		_ = t.close()
-		return nil, err
-	}
-	return c, nil
+	t := newStream(stdout, stdin)
+	t.stop = func() error { return stopProcess(cmd, stdin) }
+	return t, nil
 }
 
-// probe tells a modern server from a legacy one (COMPAT-1..5).
-func (c *Client) probe(ctx context.Context) error {
-	pctx, cancel := context.WithTimeout(ctx, ProbeTimeout)
-	defer cancel()
-	_, err := c.Discover(pctx, WithTimeout(ProbeTimeout)) // not Options.Timeout: a slow start is no legacy sign
-	var rpc *wire.Error
-	var ve *VersionError
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &ve):
-		return err
-	case errors.As(err, &rpc) && isModernError(rpc):
-		return nil // modern, but this request was refused: calls will say why
-	case ctx.Err() != nil:
-		return ctx.Err()
-	}
-	return c.legacyError(ctx, err)
+// StreamTransport speaks the stdio framing — one JSON-RPC message per
+// line — over r (the server's output) and w (its input), e.g. a pipe, a
+// socket (TR-3). Close closes w.
+func StreamTransport(r io.Reader, w io.WriteCloser) Transport {
+	t := newStream(r, w)
+	t.stop = w.Close
+	return t
 }
 
-// isModernError: the error codes only 2026-07-28-era servers send (§3.3).
-func isModernError(e *wire.Error) bool {
-	switch e.Code {
-	case mcp.CodeHeaderMismatch, mcp.CodeMissingRequiredClientCapability, mcp.CodeUnsupportedProtocolVersion:
-		return true
+// InMemory connects to a server in the same process: serve is a stdio
+// serving function such as (*server.Server).ServeStdio, run on a pair of
+// pipes for the life of the transport. Messages are encoded and decoded
+// as on a real connection, so tests exercise the same paths.
+func InMemory(serve func(ctx context.Context, r io.Reader, w io.Writer) error) Transport {
+	toServer, fromClient := io.Pipe()
+	fromServer, toClient := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		err := serve(ctx, toServer, toClient)
+		_ = toClient.Close()
+		done <- err
+	}()
+	t := newStream(fromServer, fromClient)
+	t.stop = func() error {
+		_ = fromClient.Close() // the server sees the end of its input (STDIO-8)
+		select {
+		case err := <-done:
+			cancel()
+			return err
+		case <-time.After(stopGrace):
+			cancel()
+			return <-done
+		}
 	}
-	return false
+	return t
 }
 
-type stdioTransport struct {
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	wmu   sync.Mutex
-	onLog func(*jsonrpc.Message)
-	log   interface {
-		Warn(msg string, args ...any)
+// stopGrace is how long a stdio server gets at each step of shutting down.
+const stopGrace = 2 * time.Second
+
+// stopProcess shuts the server down the polite way (STDIO-7): close its
+// stdin, wait, then SIGTERM, then SIGKILL.
+func stopProcess(cmd *exec.Cmd, stdin io.Closer) error {
+	_ = stdin.Close()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-exited:
+	case <-time.After(stopGrace):
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case err = <-exited:
+		case <-time.After(stopGrace):
+			_ = cmd.Process.Kill()
+			err = <-exited
+		}
 	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return nil // the server was asked to stop; how it exited is its business
+	}
+	return err
+}
+
+// stream is the stdio framing over a reader and a writer.
+type stream struct {
+	w    io.Writer
+	wmu  sync.Mutex
+	stop func() error
+	// log and unsolicited are set by the client before its first call.
+	log         *slog.Logger
+	unsolicited func(*jsonrpc.Message) // messages that belong to no request
+	maxMessage  int
 
 	mu      sync.Mutex
-	pending map[wire.ID]*stdioCall
-	tokens  map[string]*stdioCall
+	pending map[wire.ID]*streamCall
+	tokens  map[string]*streamCall
 	done    chan struct{}
 	readErr error
 
 	closeOnce sync.Once
+	closeErr  error
 }
 
-type stdioCall struct {
+type streamCall struct {
 	resp chan *jsonrpc.Message
 	fail chan error // a response that could not be read
 	note func(*jsonrpc.Message)
 }
 
-func (t *stdioTransport) http() bool { return false }
+func newStream(r io.Reader, w io.Writer) *stream {
+	t := &stream{w: w, pending: map[wire.ID]*streamCall{}, tokens: map[string]*streamCall{}, done: make(chan struct{}),
+		log: discardLogger, maxMessage: jsonrpc.MaxMessageBytes}
+	go t.read(r)
+	return t
+}
 
-func (t *stdioTransport) write(b []byte) error {
+// configure is called by the client it belongs to.
+func (t *stream) configure(log *slog.Logger, maxMessage int, unsolicited func(*jsonrpc.Message)) {
+	t.mu.Lock()
+	t.log, t.unsolicited = log, unsolicited
+	if maxMessage > 0 {
+		t.maxMessage = maxMessage
+	}
+	t.mu.Unlock()
+}
+
+// write sends one message as one line, in one write (a reader never sees
+// half a message).
+func (t *stream) write(b []byte) error {
 	if bytes.ContainsAny(b, "\r\n") {
 		// Only verbatim members can hold line breaks, as whitespace; one
 		// message is one line (STDIO-1).
@@ -127,17 +165,25 @@ func (t *stdioTransport) write(b []byte) error {
 		}
 		b = buf.Bytes()
 	}
+	line := make([]byte, 0, len(b)+1)
+	line = append(append(line, b...), '\n')
 	t.wmu.Lock()
 	defer t.wmu.Unlock()
-	if _, err := t.stdin.Write(b); err != nil {
-		return err
-	}
-	_, err := t.stdin.Write([]byte{'\n'})
+	_, err := t.w.Write(line)
 	return err
 }
 
-func (t *stdioTransport) do(ctx context.Context, req *outbound, note func(*jsonrpc.Message)) (*jsonrpc.Message, error) {
-	call := &stdioCall{resp: make(chan *jsonrpc.Message, 1), fail: make(chan error, 1), note: note}
+// Notify writes a notification.
+func (t *stream) Notify(ctx context.Context, msg []byte) error {
+	if err := t.write(msg); err != nil {
+		return fmt.Errorf("client: write to server: %w", err)
+	}
+	return nil
+}
+
+// Call writes the request and waits for its response (see Transport).
+func (t *stream) Call(ctx context.Context, c *Call) (*jsonrpc.Message, error) {
+	call := &streamCall{resp: make(chan *jsonrpc.Message, 1), fail: make(chan error, 1), note: c.OnMessage}
 	t.mu.Lock()
 	select {
 	case <-t.done:
@@ -145,20 +191,20 @@ func (t *stdioTransport) do(ctx context.Context, req *outbound, note func(*jsonr
 		return nil, t.brokenErr()
 	default:
 	}
-	t.pending[req.id] = call
-	if req.token != "" {
-		t.tokens[req.token] = call
+	t.pending[c.ID] = call
+	if c.Token != "" {
+		t.tokens[c.Token] = call
 	}
 	t.mu.Unlock()
 	defer func() {
 		t.mu.Lock()
-		delete(t.pending, req.id)
-		if req.token != "" {
-			delete(t.tokens, req.token)
+		delete(t.pending, c.ID)
+		if c.Token != "" {
+			delete(t.tokens, c.Token)
 		}
 		t.mu.Unlock()
 	}()
-	if err := t.write(req.body); err != nil {
+	if err := t.write(c.Body); err != nil {
 		return nil, fmt.Errorf("client: write to server: %w", err)
 	}
 	select {
@@ -171,7 +217,7 @@ func (t *stdioTransport) do(ctx context.Context, req *outbound, note func(*jsonr
 	case <-ctx.Done():
 		// STDIO-6: cancel with notifications/cancelled naming the request.
 		e := jx.GetEncoder()
-		p := mcp.CancelledNotificationParams{RequestID: req.id, Reason: wire.Some(ctx.Err().Error())}
+		p := mcp.CancelledNotificationParams{RequestID: c.ID, Reason: wire.Some(ctx.Err().Error())}
 		jsonrpc.WriteNotification(e, mcp.NotificationCancelled, p.EncodeJSON)
 		_ = t.write(e.Bytes())
 		jx.PutEncoder(e)
@@ -184,9 +230,12 @@ func (t *stdioTransport) do(ctx context.Context, req *outbound, note func(*jsonr
 // (STDIO-9).
 var ErrServerGone = errors.New("client: the server closed the connection")
 
-func (t *stdioTransport) brokenErr() error {
-	if t.readErr != nil && !errors.Is(t.readErr, io.EOF) {
-		return fmt.Errorf("%w: %v", ErrServerGone, t.readErr)
+func (t *stream) brokenErr() error {
+	t.mu.Lock()
+	err := t.readErr
+	t.mu.Unlock()
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
+		return fmt.Errorf("%w: %v", ErrServerGone, err)
 	}
 	return ErrServerGone
 }
@@ -194,12 +243,12 @@ func (t *stdioTransport) brokenErr() error {
 // read demultiplexes the server's output (STDIO-5): responses by id,
 // progress by token, listen notifications by subscriptionId. Lines that
 // are not valid messages are logged and skipped.
-func (t *stdioTransport) read(r io.Reader) {
+func (t *stream) read(r io.Reader) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var err error
 	for {
 		var line []byte
-		line, err = readLine(br)
+		line, err = t.readLine(br)
 		if errors.Is(err, errTooLong) {
 			t.tooLong(line)
 			continue
@@ -220,13 +269,17 @@ func (t *stdioTransport) read(r io.Reader) {
 var errTooLong = errors.New("message too long")
 
 // readLine returns the next line without its terminator. A line longer
-// than MaxMessageBytes is skipped: readLine then returns its beginning
-// and errTooLong.
-func readLine(br *bufio.Reader) ([]byte, error) {
+// than the limit is skipped: readLine then returns its beginning and
+// errTooLong.
+func (t *stream) readLine(br *bufio.Reader) ([]byte, error) {
+	return readLine(br, t.maxMessage)
+}
+
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if len(buf)+len(chunk) > MaxMessageBytes {
+		if len(buf)+len(chunk) > max {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = br.ReadSlice('\n')
 			}
@@ -246,17 +299,17 @@ func readLine(br *bufio.Reader) ([]byte, error) {
 // tooLong handles a skipped oversized message: when it is the response
 // to a pending request (its "id" leads, as usual), that request fails with
 // an error saying so instead of waiting for its timeout.
-func (t *stdioTransport) tooLong(head []byte) {
+func (t *stream) tooLong(head []byte) {
 	id, ok := headID(head)
 	t.mu.Lock()
 	call := t.pending[id]
 	t.mu.Unlock()
 	if !ok || call == nil {
-		t.log.Warn("skipping a server message larger than MaxMessageBytes")
+		t.log.Warn("skipping a server message larger than the message size limit", "limit", t.maxMessage)
 		return
 	}
 	select {
-	case call.fail <- fmt.Errorf("client: the server's response is larger than MaxMessageBytes (%d bytes)", MaxMessageBytes):
+	case call.fail <- fmt.Errorf("client: the server's response is larger than the message size limit (%d bytes, Options.MaxMessageBytes)", t.maxMessage):
 	default:
 	}
 }
@@ -268,31 +321,22 @@ var errStop = errors.New("stop")
 func headID(head []byte) (wire.ID, bool) {
 	var id wire.ID
 	found := false
-	d := jx.DecodeBytes(head)
-	_ = d.ObjBytes(func(d *jx.Decoder, key []byte) error {
+	d := wireimpl.NewDecoder(head)
+	_ = d.Obj(func(key []byte) error {
 		if string(key) != "id" {
-			return d.Skip()
+			return d.Pass()
 		}
-		switch d.Next() {
-		case jx.String:
-			s, err := d.Str()
-			if err != nil {
-				return err
-			}
-			id, found = wire.StringID(s), true
-		case jx.Number:
-			n, err := d.Int64()
-			if err != nil {
-				return err
-			}
-			id, found = wire.IntID(n), true
+		v, err := d.ID()
+		if err != nil {
+			return err
 		}
+		id, found = v, true
 		return errStop
 	})
 	return id, found
 }
 
-func (t *stdioTransport) dispatch(line []byte) {
+func (t *stream) dispatch(line []byte) {
 	m, err := jsonrpc.Decode(line)
 	if err != nil {
 		t.log.Warn("skipping a line from the server that is not a JSON-RPC message", "error", err.Error())
@@ -316,24 +360,21 @@ func (t *stdioTransport) dispatch(line []byte) {
 	}
 }
 
-func (t *stdioTransport) route(m *jsonrpc.Message) {
+// route hands a notification to the request it belongs to: progress by its
+// token, a listen stream's by its subscriptionId; the server ending a
+// listen stream completes that call (SUB-11). Others go to the client.
+func (t *stream) route(m *jsonrpc.Message) {
+	var call *streamCall
 	switch m.Method {
 	case mcp.NotificationProgress:
 		var p mcp.ProgressNotificationParams
-		if wireimpl.Decode(m.Params, &p) != nil {
+		if wireimpl.Decode(m.Params, &p) != nil || !p.ProgressToken.String.Set {
 			return
 		}
-		key := p.ProgressToken.String.Value
 		t.mu.Lock()
-		call := t.tokens[key]
+		call = t.tokens[p.ProgressToken.String.Value]
 		t.mu.Unlock()
-		if call != nil && p.ProgressToken.String.Set {
-			call.note(m)
-		}
-	case mcp.NotificationLoggingMessage:
-		t.onLog(m) // no correlation on stdio (STDIO-5 gap)
 	case mcp.NotificationCancelled:
-		// The server ending a listen stream (SUB-11): complete that call.
 		var p mcp.CancelledNotificationParams
 		if wireimpl.Decode(m.Params, &p) != nil {
 			return
@@ -343,49 +384,37 @@ func (t *stdioTransport) route(m *jsonrpc.Message) {
 		t.mu.Unlock()
 		if call != nil {
 			select {
-			case call.resp <- &jsonrpc.Message{Kind: jsonrpc.KindResult, Result: wire.Raw(`{"resultType":"complete","_meta":{}}`)}:
+			case call.resp <- listenEnded:
 			default:
 			}
 		}
+		return
 	default:
 		var p mcp.NotificationParams
-		if wireimpl.Decode(m.Params, &p) != nil || p.Meta == nil || p.Meta.SubscriptionID.IsZero() {
-			return
+		if wireimpl.Decode(m.Params, &p) == nil && p.Meta != nil && !p.Meta.SubscriptionID.IsZero() {
+			t.mu.Lock()
+			call = t.pending[p.Meta.SubscriptionID]
+			t.mu.Unlock()
 		}
-		t.mu.Lock()
-		call := t.pending[p.Meta.SubscriptionID]
-		t.mu.Unlock()
-		if call != nil {
-			call.note(m)
-		}
+	}
+	if call != nil {
+		call.note(m)
+		return
+	}
+	t.mu.Lock()
+	f := t.unsolicited
+	t.mu.Unlock()
+	if f != nil {
+		f(m) // no correlation (notifications/message on stdio, STDIO-5 gap)
 	}
 }
 
-// close shuts the server down the polite way (STDIO-7): close its stdin,
-// wait, then SIGTERM, then SIGKILL.
-func (t *stdioTransport) close() error {
-	var err error
-	t.closeOnce.Do(func() {
-		_ = t.stdin.Close()
-		exited := make(chan error, 1)
-		go func() { exited <- t.cmd.Wait() }()
-		select {
-		case err = <-exited:
-			return
-		case <-time.After(2 * time.Second):
-		}
-		_ = t.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case err = <-exited:
-			return
-		case <-time.After(2 * time.Second):
-		}
-		_ = t.cmd.Process.Kill()
-		err = <-exited
-	})
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		return nil // the server was asked to stop; how it exited is its business
-	}
-	return err
+// listenEnded stands for the result of a listen stream the server ended
+// with notifications/cancelled.
+var listenEnded = &jsonrpc.Message{Kind: jsonrpc.KindResult, Result: wire.Raw(`{"resultType":"` + mcp.ResultTypeComplete + `","_meta":{}}`)}
+
+// Close shuts the connection down.
+func (t *stream) Close() error {
+	t.closeOnce.Do(func() { t.closeErr = t.stop() })
+	return t.closeErr
 }

@@ -8,29 +8,69 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
-// outbound is one request ready to send.
-type outbound struct {
-	id     wire.ID
-	method string
-	body   []byte      // the complete JSON-RPC request
-	header http.Header // request metadata headers (HTTP only)
-	// token is the progressToken of the request, when it has one (stdio
-	// demultiplexes progress by it, STDIO-5).
-	token string
-	// listen marks subscriptions/listen: its notifications carry its id as
-	// subscriptionId (SUB-6).
-	listen bool
+// A Transport carries one client's JSON-RPC messages to one server and
+// the server's back. Three are built in: CommandTransport (stdio to a
+// process the transport starts), StreamTransport (stdio framing over any
+// reader and writer) with InMemory on top (a *server.Server in the same
+// process), and HTTPTransport (Streamable HTTP). Connect takes any.
+//
+// A Transport is used by one Client; its methods may be called
+// concurrently.
+type Transport interface {
+	// Call sends call's request and returns the server's response to it.
+	// Messages that belong to the request and arrive before its response —
+	// notifications it caused (progress, log messages, a listen stream's
+	// notifications) — are passed to call.OnMessage in order, on the
+	// transport's goroutine: OnMessage must not block. When ctx ends first,
+	// Call cancels the request the transport's way (stdio: a
+	// notifications/cancelled naming it; HTTP: closing its response
+	// stream) and returns ctx.Err(). A response that is a JSON-RPC error
+	// is returned as a message, not as an error; the error is for what
+	// kept a response from arriving.
+	Call(ctx context.Context, call *Call) (*jsonrpc.Message, error)
+	// Notify sends a notification (a JSON-RPC message without id). On
+	// Streamable HTTP in this revision there is no client notification:
+	// cancelling is closing the stream (HCAN-2).
+	Notify(ctx context.Context, msg []byte) error
+	// Close ends the connection (stdio: closes the server's stdin, waits,
+	// then terminates it, STDIO-7).
+	Close() error
 }
 
-// transport carries requests to the server.
-type transport interface {
-	// do sends req and returns its response. Notifications that belong to
-	// the request (progress, log messages, listen notifications) are passed
-	// to note as they arrive, in order. When ctx ends, do cancels the
-	// request the transport's way (stdio: notifications/cancelled; HTTP:
-	// closing the stream) and returns ctx.Err().
-	do(ctx context.Context, req *outbound, note func(*jsonrpc.Message)) (*jsonrpc.Message, error)
-	// http reports whether this is Streamable HTTP (headers apply).
-	http() bool
-	close() error
+// Call is one request, ready to send.
+type Call struct {
+	ID     wire.ID
+	Method string
+	// Body is the encoded JSON-RPC request, one line of JSON.
+	Body []byte
+	// Header holds the request metadata headers Streamable HTTP mirrors
+	// from the body (MCP-Protocol-Version, Mcp-Method, Mcp-Name,
+	// Mcp-Param-*, §5.3.2); other transports ignore it.
+	Header http.Header
+	// Token is the request's progressToken, when it has one: stdio routes
+	// progress notifications by it (STDIO-5).
+	Token string
+	// Listen marks subscriptions/listen: its notifications carry the
+	// request's id as their subscriptionId (SUB-6), and it has no timeout.
+	Listen bool
+	// OnMessage receives the messages that belong to the request (see
+	// Transport.Call).
+	OnMessage func(*jsonrpc.Message)
+	// Status is set by HTTP transports to the HTTP status of the response
+	// (era detection looks at it, COMPAT-7); 0 elsewhere.
+	Status int
+}
+
+// httpTransport marks transports that speak Streamable HTTP: the client
+// then mirrors body members into headers and applies the rules of
+// x-mcp-header (XMH-6).
+type httpTransport interface {
+	Transport
+	mirrorsHeaders()
+}
+
+// isHTTP reports whether t mirrors headers.
+func isHTTP(t Transport) bool {
+	_, ok := t.(httpTransport)
+	return ok
 }

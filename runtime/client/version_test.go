@@ -133,13 +133,6 @@ func TestVER3_RetriedOnlyOnce(t *testing.T) {
 	}
 }
 
-// shortProbe shortens client.ProbeTimeout for one test.
-func shortProbe(t *testing.T, d time.Duration) {
-	old := client.ProbeTimeout
-	client.ProbeTimeout = d
-	t.Cleanup(func() { client.ProbeTimeout = old })
-}
-
 // ConnectCommand probes with server/discover (COMPAT-1): a DiscoverResult
 // or a -32020/-32021/-32022 error means a modern server (COMPAT-2,
 // COMPAT-3); any other error, or silence within ProbeTimeout, a legacy one,
@@ -214,10 +207,9 @@ func TestCOMPAT4_StdioEraProbe(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// Answered probes must never time out, however slow the machine.
+			probe := waitFor
 			if tc.silent != 0 {
-				shortProbe(t, tc.silent)
-			} else {
-				shortProbe(t, waitFor)
+				probe = tc.silent
 			}
 			f, cmd := startStdio(t)
 			t.Cleanup(f.close)
@@ -227,17 +219,17 @@ func TestCOMPAT4_StdioEraProbe(t *testing.T) {
 			}
 			done := make(chan res, 1)
 			go func() {
-				c, err := client.ConnectCommand(context.Background(), cmd, clientInfo, &client.Options{Versions: tc.versions})
+				c, err := client.ConnectCommand(context.Background(), cmd, clientInfo, &client.Options{Versions: tc.versions, ProbeTimeout: probe})
 				done <- res{c, err}
 			}()
-			probe := f.recv()
-			if probe.Method != mcp.MethodDiscover || probe.ID == nil {
-				t.Fatalf("first message %s, want a server/discover request", probe.raw)
+			first := f.recv()
+			if first.Method != mcp.MethodDiscover || first.ID == nil {
+				t.Fatalf("first message %s, want a server/discover request", first.raw)
 			}
 			if tc.versions == nil {
-				checkMeta(t, probe, `{}`)
+				checkMeta(t, first, `{}`)
 			}
-			tc.answer(f, probe)
+			tc.answer(f, first)
 			r := within(t, "ConnectCommand", func() res { return <-done })
 			if r.c != nil {
 				defer r.c.Close()
@@ -399,13 +391,12 @@ func TestDISC4_DiscoverIsOptional(t *testing.T) {
 // The probe is bounded by ProbeTimeout, not by Options.Timeout: a server
 // slower to start than one request may take is still a modern server.
 func TestCOMPAT4_ProbeNotBoundByRequestTimeout(t *testing.T) {
-	shortProbe(t, waitFor)
 	const timeout = 50 * time.Millisecond
 	f, cmd := startStdio(t)
 	t.Cleanup(f.close)
 	done := make(chan error, 1)
 	go func() {
-		c, err := client.ConnectCommand(context.Background(), cmd, clientInfo, &client.Options{Timeout: timeout})
+		c, err := client.ConnectCommand(context.Background(), cmd, clientInfo, &client.Options{Timeout: timeout, ProbeTimeout: waitFor})
 		if err == nil {
 			c.Close()
 		}

@@ -291,3 +291,8 @@ func decodeError(d *wireimpl.Decoder, e *wire.Error) error {
 	}
 	return nil
 }
+
+// MaxMessageBytes is the default bound on one message a server or client
+// reads (a stdio line, an HTTP body, an SSE event): larger messages are
+// refused rather than buffered. server.Options and client.Options change it.
+const MaxMessageBytes = 16 << 20

@@ -59,6 +59,11 @@ type Options struct {
 	// stdio, point it at os.Stderr, never at stdout (STDIO-2).
 	Logger *slog.Logger
 
+	// MaxMessageBytes bounds one stdio message; longer lines are answered
+	// with -32600 and skipped. Default jsonrpc.MaxMessageBytes (16 MiB).
+	// Streamable HTTP bodies have their own bound (HTTPOptions.MaxBodyBytes).
+	MaxMessageBytes int
+
 	// Middleware wraps every request's handling, outermost first: each sees
 	// the method, its decoded and validated params, and the result or
 	// error (see jsonrpc.Middleware).
@@ -195,6 +200,13 @@ func (s *Server) resultMeta() *mcp.ResultMetaObject {
 		return nil
 	}
 	return &mcp.ResultMetaObject{ServerInfo: &s.info}
+}
+
+func (s *Server) maxMessage() int {
+	if s.opts.MaxMessageBytes > 0 {
+		return s.opts.MaxMessageBytes
+	}
+	return jsonrpc.MaxMessageBytes
 }
 
 func (s *Server) ttl() int64 { return s.opts.CacheTTL.Milliseconds() }

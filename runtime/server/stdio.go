@@ -17,10 +17,6 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
-// MaxMessageBytes bounds one stdio line. Longer lines are answered with
-// -32600 and skipped.
-const MaxMessageBytes = 16 << 20
-
 // stdioGrace is how long requests still running when stdin ends may take
 // to finish before they are cancelled.
 const stdioGrace = 5 * time.Second
@@ -40,7 +36,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 	go func() {
 		br := bufio.NewReaderSize(r, 64<<10)
 		for {
-			line, long, err := readLine(br)
+			line, long, err := readLine(br, s.maxMessage())
 			if long {
 				c.writeLine(func(e *jx.Encoder) {
 					jsonrpc.WriteError(e, wire.ID{}, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: message larger than the limit"})
@@ -89,13 +85,13 @@ loop:
 }
 
 // readLine returns the next line without its terminator (a trailing \r is
-// dropped too, STDIO-10); long reports a line over MaxMessageBytes, which
-// is skipped.
-func readLine(br *bufio.Reader) (line []byte, long bool, err error) {
+// dropped too, STDIO-10); long reports a line over max bytes, which is
+// skipped (and answered with -32600).
+func readLine(br *bufio.Reader, max int) (line []byte, long bool, err error) {
 	var buf []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if len(buf)+len(chunk) > MaxMessageBytes {
+		if len(buf)+len(chunk) > max {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = br.ReadSlice('\n')
 			}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 )
 
 // serveLines runs ServeStdio over input and returns what it wrote, line
@@ -220,7 +221,7 @@ func TestID2_DuplicateInFlightId(t *testing.T) {
 func TestSTDIO1_OversizedLine(t *testing.T) {
 	s := newServer(t, nil)
 	huge := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` +
-		strings.Repeat("a", MaxMessageBytes) + `"}}}`
+		strings.Repeat("a", jsonrpc.MaxMessageBytes) + `"}}}`
 	msgs := serveLines(t, s, huge+"\n"+request(2, "server/discover", params(nil))+"\n")
 	if len(msgs) != 2 {
 		t.Fatalf("%d answers: %v", len(msgs), msgs)
