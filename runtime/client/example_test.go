@@ -4,10 +4,13 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"log/slog"
 	"net/http/httptest"
+	"os"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/client"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/server"
 	"github.com/mcpgen/mcpgen/runtime/wire"
 )
@@ -178,4 +181,67 @@ func ExampleOptions_elicit() {
 	// Output:
 	// server asks: How many people?
 	// Table for 4 booked.
+}
+
+// Connect to a server in the same process, e.g. in a test: InMemory runs
+// the server's stdio loop on a pair of pipes.
+func ExampleInMemory() {
+	s := server.New(mcp.Implementation{Name: "in-process", Version: "1.0.0"}, nil)
+	err := s.AddTool(mcp.Tool{Name: "ping", InputSchema: wire.Raw(`{"type":"object"}`)},
+		func(ctx context.Context, req *server.ToolRequest) (*mcp.CallToolResult, error) {
+			return server.TextResult("pong"), nil
+		})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	c, err := client.Connect(ctx, client.InMemory(s.ServeStdio), mcp.Implementation{Name: "test", Version: "1"}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	res, err := c.CallTool(ctx, "ping", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Content[0].TextContent.Text)
+	// Output: pong
+}
+
+// Log every request the client sends with log/slog: a middleware sees the
+// method, the params and the result or error.
+func ExampleOptions_middleware() {
+	s := server.New(mcp.Implementation{Name: "logged", Version: "1.0.0"}, nil)
+	_ = s.AddTool(mcp.Tool{Name: "ping"}, func(ctx context.Context, req *server.ToolRequest) (*mcp.CallToolResult, error) {
+		return server.TextResult("pong"), nil
+	})
+	// A handler without timestamps, so the output below is stable.
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+	logRequests := func(next jsonrpc.Handler) jsonrpc.Handler {
+		return func(ctx context.Context, method string, params wire.Value) (wire.Value, error) {
+			res, err := next(ctx, method, params)
+			logger.Info("mcp request", "method", method, "ok", err == nil)
+			return res, err
+		}
+	}
+	ctx := context.Background()
+	c, err := client.Connect(ctx, client.InMemory(s.ServeStdio), mcp.Implementation{Name: "test", Version: "1"},
+		&client.Options{Middleware: []jsonrpc.Middleware{logRequests}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.CallTool(ctx, "ping", nil); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// level=INFO msg="mcp request" method=server/discover ok=true
+	// level=INFO msg="mcp request" method=tools/call ok=true
 }

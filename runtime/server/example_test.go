@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/server"
 	"github.com/mcpgen/mcpgen/runtime/wire"
 )
@@ -195,4 +198,35 @@ func ExampleServer_AddResourceTemplate() {
 	// {"jsonrpc":"2.0","id":1,"result":{"cacheScope":"public","contents":[{"mimeType":"text/plain","text":"hello","uri":"file:///README"}],"resultType":"complete","ttlMs":60000}}
 	// {"jsonrpc":"2.0","id":2,"result":{"cacheScope":"public","contents":[{"mimeType":"text/plain","text":"user 42","uri":"file:///users/42"}],"resultType":"complete","ttlMs":60000}}
 	// {"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"Resource not found: file:///nowhere","data":{"uri":"file:///nowhere"}}}
+}
+
+// Log every request the server serves with log/slog: a middleware sees
+// the method, its decoded params and the result or error.
+func ExampleOptions_middleware() {
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				return slog.Attr{} // stable output for this example
+			}
+			return a
+		},
+	}))
+	logRequests := func(next jsonrpc.Handler) jsonrpc.Handler {
+		return func(ctx context.Context, method string, params wire.Value) (wire.Value, error) {
+			attrs := []any{"method", method}
+			if p, ok := params.(*mcp.CallToolRequestParams); ok {
+				attrs = append(attrs, "tool", p.Name)
+			}
+			res, err := next(ctx, method, params)
+			logger.Info("served", append(attrs, "ok", err == nil)...)
+			return res, err
+		}
+	}
+	s := server.New(mcp.Implementation{Name: "demo", Version: "1.0.0"}, &server.Options{Middleware: []jsonrpc.Middleware{logRequests}})
+	_ = s.AddTool(mcp.Tool{Name: "ping"}, func(ctx context.Context, req *server.ToolRequest) (*mcp.CallToolResult, error) {
+		return server.TextResult("pong"), nil
+	})
+	in := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + meta + `,"name":"ping"}}` + "\n"
+	_ = s.ServeStdio(context.Background(), strings.NewReader(in), io.Discard)
+	// Output: level=INFO msg=served method=tools/call tool=ping ok=true
 }

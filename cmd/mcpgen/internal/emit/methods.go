@@ -29,7 +29,11 @@ func methodsFile(f *jen.File, pkg *plan.Package) {
 	if len(pkg.ErrorCodes) > 0 {
 		var codes []jen.Code
 		for _, c := range pkg.ErrorCodes {
-			codes = append(codes, jen.Commentf("%s is the code of %s.", c.Const, c.Def), jen.Id(c.Const).Op("=").Lit(int(c.Code)))
+			doc := fmt.Sprintf("%s is the code of %s.", c.Const, c.Def)
+			if c.Def == "" {
+				doc = fmt.Sprintf("%s is a code the specification's prose defines (not an error definition of the schema).", c.Const)
+			}
+			codes = append(codes, jen.Comment(doc), jen.Id(c.Const).Op("=").Lit(int(c.Code)))
 		}
 		f.Comment("The error codes this revision defines.")
 		f.Const().Defs(codes...)
