@@ -101,8 +101,10 @@ type Client struct {
 	version atomic.Value // string: the version requests carry
 
 	mu        sync.Mutex
-	toolHdrs  map[string][]mcpheader.Param // x-mcp-header params by tool
-	toolKnown map[string]bool
+	// toolHdrs holds the x-mcp-header params of every tool the client has
+	// learned (an entry, nil or not, per tool looked up).
+	toolHdrs map[string][]mcpheader.Param
+	hdrCache map[string]http.Header // shared request headers by version, method and name
 
 	cache *cache
 }
@@ -173,7 +175,7 @@ func ConnectURL(ctx context.Context, url string, info mcp.Implementation, opts *
 }
 
 func newClient(t Transport, info mcp.Implementation, opts *Options) *Client {
-	c := &Client{info: info, t: t, rev: mcp.Revision, toolHdrs: map[string][]mcpheader.Param{}, toolKnown: map[string]bool{}}
+	c := &Client{info: info, t: t, rev: mcp.Revision, toolHdrs: map[string][]mcpheader.Param{}, hdrCache: map[string]http.Header{}}
 	if opts != nil {
 		c.opts = *opts
 	}
@@ -323,12 +325,20 @@ type callKey struct{}
 // the decoded result. It retries once with another version on -32022
 // (VER-3).
 func (c *Client) request(ctx context.Context, o *callOptions, method string, p wireimpl.Codec) (wireimpl.Codec, error) {
-	ctx = context.WithValue(ctx, callKey{}, o)
+	if len(c.opts.Middleware) > 0 {
+		ctx = context.WithValue(ctx, callKey{}, o)
+	}
 	for attempt := 0; ; attempt++ {
 		if rm, ok := p.(interface{ RequestMeta() *mcp.RequestMetaObject }); ok {
 			*rm.RequestMeta() = c.meta(o)
 		}
-		res, err := c.send(ctx, method, p)
+		var res wire.Value
+		var err error
+		if len(c.opts.Middleware) > 0 {
+			res, err = c.send(ctx, method, p)
+		} else {
+			res, err = c.exchangeWith(ctx, o, method, p)
+		}
 		var rpc *wire.Error
 		if attempt == 0 && errors.As(err, &rpc) && rpc.Code == mcp.CodeUnsupportedProtocolVersion {
 			if v, ok := c.pickVersion(rpc); ok {
@@ -407,6 +417,11 @@ func (c *Client) exchange(ctx context.Context, method string, params wire.Value)
 	if !ok {
 		return nil, fmt.Errorf("client: %s: params of type %T are not a generated type", method, params)
 	}
+	return c.exchangeWith(ctx, o, method, p)
+}
+
+// exchangeWith is exchange with the call's options at hand.
+func (c *Client) exchangeWith(ctx context.Context, o *callOptions, method string, p wireimpl.Codec) (wireimpl.Codec, error) {
 	desc := c.rev.Lookup(method)
 	if desc == nil || desc.NewResult == nil {
 		return nil, fmt.Errorf("client: %s is not a request of revision %s", method, c.rev.Version)
@@ -435,6 +450,8 @@ func (c *Client) exchange(ctx context.Context, method string, params wire.Value)
 		call.Header = c.headers(desc, p)
 	}
 	call.OnMessage = func(m *jsonrpc.Message) { c.deliver(o, m) }
+	result := desc.NewResult()
+	call.Result = result
 	resp, err := c.t.Call(ctx, call)
 	if err != nil {
 		return nil, c.legacyFromHTTP(ctx, err)
@@ -447,9 +464,10 @@ func (c *Client) exchange(ctx context.Context, method string, params wire.Value)
 	if resp.Kind == jsonrpc.KindError {
 		return nil, resp.Error
 	}
-	result := desc.NewResult()
-	if err := wireimpl.DecodeOwned(resp.Result, result); err != nil {
-		return nil, &ResultError{Method: method, Err: err}
+	if !resp.Decoded {
+		if err := wireimpl.DecodeOwned(resp.Result, result); err != nil {
+			return nil, &ResultError{Method: method, Err: err}
+		}
 	}
 	return result, nil
 }
@@ -506,21 +524,41 @@ func (c *Client) deliver(o *callOptions, m *jsonrpc.Message) {
 // headers mirrors the body into the request metadata headers (§5.3.2):
 // the version and method always, the member the method's descriptor names
 // into Mcp-Name, and for tools/call the arguments the tool annotates with
-// x-mcp-header.
+// x-mcp-header; with the content negotiation headers, so that the
+// transport sends them as they are. The headers of requests without
+// Mcp-Param-* headers are the same for every call of the same method and
+// name: they are built once and shared (read-only).
 func (c *Client) headers(desc *wireimpl.Method, p wireimpl.Codec) http.Header {
-	h := make(http.Header, 4)
-	// One backing array for the standard headers' values.
-	vals := []string{c.ProtocolVersion(), desc.Name, ""}
-	h[canonicalProtocolVersion] = vals[0:1:1]
-	h[canonicalMethod] = vals[1:2:2]
+	name := ""
 	if desc.MirroredName != nil {
-		vals[2] = mcpheader.Encode(desc.MirroredName(p))
-		h[canonicalName] = vals[2:3:3]
+		name = desc.MirroredName(p)
 	}
+	var prms []mcpheader.Param
 	if cp, ok := p.(*mcp.CallToolRequestParams); ok {
 		c.mu.Lock()
-		prms := c.toolHdrs[cp.Name]
+		prms = c.toolHdrs[cp.Name]
 		c.mu.Unlock()
+	}
+	version := c.ProtocolVersion()
+	key := version + "\x00" + desc.Name + "\x00" + name
+	if len(prms) == 0 {
+		c.mu.Lock()
+		h := c.hdrCache[key]
+		c.mu.Unlock()
+		if h != nil {
+			return h
+		}
+	}
+	h := make(http.Header, 6)
+	h["Content-Type"] = contentTypeJSON
+	h["Accept"] = acceptBoth // HTTP-3
+	h[canonicalProtocolVersion] = []string{version}
+	h[canonicalMethod] = []string{desc.Name}
+	if desc.MirroredName != nil {
+		h[canonicalName] = []string{mcpheader.Encode(name)}
+	}
+	if len(prms) > 0 {
+		cp := p.(*mcp.CallToolRequestParams)
 		for _, prm := range prms {
 			v, present, err := prm.Value(cp.Arguments)
 			if err != nil || !present {
@@ -528,9 +566,18 @@ func (c *Client) headers(desc *wireimpl.Method, p wireimpl.Codec) http.Header {
 			}
 			h.Set(mcpheader.ParamPrefix+prm.Header, mcpheader.Encode(v))
 		}
+		return h
 	}
+	c.mu.Lock()
+	if len(c.hdrCache) < maxHeaderCache {
+		c.hdrCache[key] = h
+	}
+	c.mu.Unlock()
 	return h
 }
+
+// maxHeaderCache bounds the shared header sets (one per method and name).
+const maxHeaderCache = 256
 
 // Canonical forms of the standard header names (HDR-1).
 var (
@@ -551,8 +598,9 @@ func (c *Client) learnTools(tools []mcp.Tool) []mcp.Tool {
 			c.log.Warn("dropping tool with invalid x-mcp-header annotations", "tool", t.Name, "reason", err.Error())
 			continue
 		}
-		c.toolHdrs[t.Name] = prms
-		c.toolKnown[t.Name] = true
+		if old, known := c.toolHdrs[t.Name]; !known || len(old)+len(prms) > 0 {
+			c.toolHdrs[t.Name] = prms
+		}
 		out = append(out, t)
 	}
 	return out

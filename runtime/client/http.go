@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
+	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
 // HTTPOptions configure a Streamable HTTP transport. The zero value is
@@ -95,16 +96,20 @@ func (t *httpConn) Call(ctx context.Context, c *Call) (*jsonrpc.Message, error) 
 	if err != nil {
 		return nil, fmt.Errorf("client: %w", err)
 	}
-	if c.Header != nil {
-		hr.Header = c.Header // built for this request only
+	switch {
+	case c.Header == nil:
+		hr.Header["Content-Type"] = contentTypeJSON
+		hr.Header["Accept"] = acceptBoth // HTTP-3
+	case len(t.header) == 0:
+		hr.Header = c.Header // read-only: net/http does not modify it
+	default:
+		hr.Header = c.Header.Clone()
 	}
 	for k, vs := range t.header {
 		if _, set := hr.Header[k]; !set {
 			hr.Header[k] = vs
 		}
 	}
-	hr.Header["Content-Type"] = contentTypeJSON
-	hr.Header["Accept"] = acceptBoth // HTTP-3
 	resp, err := t.client.Do(hr)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -126,7 +131,17 @@ func (t *httpConn) Call(ctx context.Context, c *Call) (*jsonrpc.Message, error) 
 		if len(body) > t.maxMessage {
 			return nil, fmt.Errorf("client: %s: response larger than %d bytes (Options.MaxMessageBytes)", c.Method, t.maxMessage)
 		}
-		m, derr := jsonrpc.Decode(body)
+		m := &c.resp
+		var derr error
+		if c.Result != nil {
+			derr = jsonrpc.DecodeResponse(body, m, c.Result)
+			var rpc *wire.Error
+			if derr != nil && !errors.As(derr, &rpc) {
+				return nil, &ResultError{Method: c.Method, Err: derr}
+			}
+		} else {
+			derr = jsonrpc.DecodeInto(body, m)
+		}
 		if derr != nil || m.Kind != jsonrpc.KindResult && m.Kind != jsonrpc.KindError {
 			if resp.StatusCode != http.StatusOK {
 				return nil, &HTTPError{Status: resp.StatusCode, Body: string(body)}

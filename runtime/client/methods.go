@@ -211,13 +211,15 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments wire.Raw, 
 	p := &mcp.CallToolRequestParams{Name: name, Arguments: arguments}
 	if c.http {
 		c.mu.Lock()
-		known := c.toolKnown[name]
+		_, known := c.toolHdrs[name]
 		c.mu.Unlock()
 		if !known {
 			// The tool's x-mcp-header parameters come from its definition.
 			c.refreshTools(ctx)
 			c.mu.Lock()
-			c.toolKnown[name] = true // listed or not: do not list again for it (XMH-8 covers changes)
+			if _, listed := c.toolHdrs[name]; !listed {
+				c.toolHdrs[name] = nil // listed or not: do not list again for it (XMH-8 covers changes)
+			}
 			c.mu.Unlock()
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // A Transport carries one client's JSON-RPC messages to one server and
@@ -43,9 +44,11 @@ type Call struct {
 	Method string
 	// Body is the encoded JSON-RPC request, one line of JSON.
 	Body []byte
-	// Header holds the request metadata headers Streamable HTTP mirrors
-	// from the body (MCP-Protocol-Version, Mcp-Method, Mcp-Name,
-	// Mcp-Param-*, §5.3.2); other transports ignore it.
+	// Header holds the headers of a Streamable HTTP request: the metadata
+	// headers mirrored from the body (MCP-Protocol-Version, Mcp-Method,
+	// Mcp-Name, Mcp-Param-*, §5.3.2) and Content-Type and Accept. It may be
+	// shared between calls: a transport must not modify it. Other
+	// transports ignore it.
 	Header http.Header
 	// Token is the request's progressToken, when it has one: stdio routes
 	// progress notifications by it (STDIO-5).
@@ -56,9 +59,16 @@ type Call struct {
 	// OnMessage receives the messages that belong to the request (see
 	// Transport.Call).
 	OnMessage func(*jsonrpc.Message)
+	// Result, when set, is the value the result is to be decoded into: a
+	// transport that knows it is reading this call's response may decode
+	// the result straight into it while reading the envelope (see
+	// jsonrpc.DecodeResponse), marking the message Decoded.
+	Result wireimpl.Codec
 	// Status is set by HTTP transports to the HTTP status of the response
 	// (era detection looks at it, COMPAT-7); 0 elsewhere.
 	Status int
+
+	resp jsonrpc.Message // room for the response, for transports that want it
 }
 
 // httpTransport marks transports that speak Streamable HTTP: the client

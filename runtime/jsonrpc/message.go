@@ -1,6 +1,7 @@
 package jsonrpc
 
 import (
+	"errors"
 	"strconv"
 
 	"github.com/go-faster/jx"
@@ -36,7 +37,9 @@ func (k Kind) String() string {
 
 // Message is one JSON-RPC 2.0 message. Params and Result are verbatim, to
 // be decoded by the generated type of the method; they share memory with
-// the bytes the message was decoded from.
+// the bytes the message was decoded from. Decoding checks their syntax and
+// depth; their member names (no duplicates) are checked when their type
+// decodes them, so the envelope does not scan them twice.
 type Message struct {
 	Kind   Kind
 	ID     wire.ID
@@ -44,6 +47,11 @@ type Message struct {
 	Params wire.Raw
 	Result wire.Raw
 	Error  *wire.Error
+	// Decoded reports that the result was decoded straight into the value
+	// DecodeResponse was given (Result is then nil).
+	Decoded bool
+
+	into wireimpl.Codec // DecodeResponse's target for the result
 }
 
 // Decode reads one message from data, which it takes ownership of (see
@@ -56,9 +64,16 @@ type Message struct {
 // error so the answer can name it (MSG-7).
 func Decode(data []byte) (*Message, error) {
 	m := new(Message)
+	return m, DecodeInto(data, m)
+}
+
+// DecodeInto is Decode into a Message the caller provides (for callers that
+// keep one inside a larger allocation).
+func DecodeInto(data []byte, m *Message) error {
+	*m = Message{}
 	if err := wireimpl.DecodeOwned(data, m); err != nil {
 		if rpc, ok := err.(*wire.Error); ok {
-			return m, rpc
+			return rpc
 		}
 		code := int64(wire.CodeInvalidRequest)
 		if wireimpl.IsSyntax(err) {
@@ -68,10 +83,35 @@ func Decode(data []byte) (*Message, error) {
 		if code == wire.CodeInvalidRequest {
 			msg = "Invalid request: "
 		}
-		return m, &wire.Error{Code: code, Message: msg + err.Error()}
+		return &wire.Error{Code: code, Message: msg + err.Error()}
 	}
-	return m, nil
+	return nil
 }
+
+// DecodeResponse is DecodeInto for a response whose result type is known:
+// the result is decoded into result while the envelope is read, in the
+// same pass (Decoded is then set), instead of being kept verbatim and
+// decoded again. A failure inside the result is a *wire.DecodeError or
+// *wire.ValidationError of the result, not a JSON-RPC error.
+func DecodeResponse(data []byte, m *Message, result wireimpl.Codec) error {
+	*m = Message{into: result}
+	err := wireimpl.DecodeOwned(data, m)
+	m.into = nil
+	var re *resultError
+	if errors.As(err, &re) {
+		return re.err
+	}
+	if err != nil {
+		return DecodeInto(data, m) // report as a message error
+	}
+	return nil
+}
+
+// resultError carries a failure inside a result being decoded straight
+// into its type.
+type resultError struct{ err error }
+
+func (e *resultError) Error() string { return e.err.Error() }
 
 // DecodeJSON reads the envelope in one pass.
 func (m *Message) DecodeJSON(d *wireimpl.Decoder) error {
@@ -113,10 +153,17 @@ func (m *Message) DecodeJSON(d *wireimpl.Decoder) error {
 			m.Method, err = d.Str()
 		case "params":
 			bit = 8
-			m.Params, err = d.Raw()
+			m.Params, err = d.RawSyntax() // checked in full by the params' type
 		case "result":
 			bit = 16
-			m.Result, err = d.Raw()
+			if m.into != nil && seen&16 == 0 {
+				if err = m.into.DecodeJSON(d); err != nil {
+					return &resultError{wireimpl.AtKey(err, "result")}
+				}
+				m.Decoded = true
+				break
+			}
+			m.Result, err = d.RawSyntax() // checked in full by the result's type
 		case "error":
 			bit = 32
 			m.Error = new(wire.Error)

@@ -57,9 +57,10 @@ type paramVerifier interface {
 // for it (CAN-3, HCAN-1).
 var errCancelled = errors.New("server: request cancelled")
 
-// read decodes m's params for desc, keeping the outcome for the checks.
-func (s *Server) read(desc *wireimpl.Method, m *jsonrpc.Message) *incoming {
-	in := &incoming{method: m.Method, desc: desc, params: desc.NewParams()}
+// read decodes m's params for desc into in, keeping the outcome for the
+// checks.
+func (s *Server) read(in *incoming, desc *wireimpl.Method, m *jsonrpc.Message) {
+	*in = incoming{method: m.Method, desc: desc, params: desc.NewParams()}
 	if m.Params != nil {
 		d := wireimpl.GetDecoder(m.Params)
 		err := in.params.DecodeJSON(d)
@@ -74,7 +75,7 @@ func (s *Server) read(desc *wireimpl.Method, m *jsonrpc.Message) *incoming {
 		// only JSON syntax (the decode error is answered after them).
 		pk := peekParams(desc.NameMember, m.Params)
 		in.version, in.hasVersion, in.name, in.hasName = pk.version, pk.hasVersion, pk.name, pk.hasName
-		return in
+		return
 	}
 	if rm, ok := in.params.(interface{ RequestMeta() *mcp.RequestMetaObject }); ok && m.Params != nil {
 		if meta := rm.RequestMeta(); meta != nil && metaHas(in.params, meta) {
@@ -84,7 +85,6 @@ func (s *Server) read(desc *wireimpl.Method, m *jsonrpc.Message) *incoming {
 	if desc.MirroredName != nil && m.Params != nil {
 		in.name, in.hasName = desc.MirroredName(in.params), true
 	}
-	return in
 }
 
 // metaHas reports whether the decoded _meta carried a protocol version:
@@ -118,12 +118,12 @@ func (s *Server) serve(ctx context.Context, ex *exchange, m *jsonrpc.Message) (r
 	if desc != nil && (desc.Kind != wireimpl.Request || desc.Direction&wireimpl.ClientToServer == 0) {
 		desc = nil // not a request a client sends
 	}
-	var in *incoming
+	in := &ex.in
 	if desc != nil {
-		in = s.read(desc, m)
+		s.read(in, desc, m)
 	} else {
 		pk := peekParams("", m.Params)
-		in = &incoming{method: m.Method, version: pk.version, hasVersion: pk.hasVersion}
+		*in = incoming{method: m.Method, version: pk.version, hasVersion: pk.hasVersion}
 	}
 	if v, ok := ex.out.(verifier); ok {
 		if err := v.verify(in); err != nil {
@@ -153,8 +153,8 @@ func (s *Server) serve(ctx context.Context, ex *exchange, m *jsonrpc.Message) (r
 	if err != nil && ctx.Err() != nil {
 		return nil, errCancelled
 	}
-	if err == nil && desc.Cacheable {
-		s.stampCacheHints(result)
+	if err == nil && desc.Cacheable && !s.pages.shared(result) {
+		s.stampCacheHints(result) // a shared page has its hints already
 	}
 	return result, err
 }
@@ -238,7 +238,14 @@ func (s *Server) respond(ctx context.Context, ex *exchange, m *jsonrpc.Message, 
 		}
 		return rpc, nil
 	}
-	jsonrpc.WriteResult(e, m.ID, result.EncodeJSON)
+	e.ObjStart()
+	e.FieldStart("jsonrpc")
+	e.RawStr(`"2.0"`)
+	e.FieldStart("id")
+	m.ID.EncodeJSON(e)
+	e.FieldStart("result")
+	s.pages.encode(e, result)
+	e.ObjEnd()
 	return nil, nil
 }
 

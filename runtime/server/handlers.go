@@ -31,11 +31,20 @@ func (h handler) Discover(ctx context.Context, p *mcp.RequestParams) (*mcp.Disco
 }
 
 func (h handler) ListTools(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
-	tools, next, err := listPage(h.s, p.Cursor, &h.s.tools, func(t *tool) mcp.Tool { return t.def })
+	s := h.s
+	key := mcp.MethodListTools + "\x00" + cursorKey(p.Cursor)
+	if v, ok := s.pages.get(key); ok {
+		return v.(*mcp.ListToolsResult), nil
+	}
+	gen := s.pages.generation()
+	items, next, err := listPage(s, p.Cursor, &s.tools, func(x *tool) mcp.Tool { return x.def })
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ListToolsResult{Tools: tools, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: h.s.resultMeta()}, nil
+	r := &mcp.ListToolsResult{Tools: items, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: s.resultMeta()}
+	s.stampCacheHints(r)
+	s.pages.put(key, gen, r)
+	return r, nil
 }
 
 func (h handler) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResultResponseResult, error) {
@@ -47,15 +56,15 @@ func (h handler) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 		return nil, &wire.Error{Code: wire.CodeInvalidParams, Message: "Unknown tool: " + p.Name}
 	}
 	req := &ToolRequest{Name: p.Name, Arguments: p.Arguments}
+	req.args.raw = p.Arguments
 	req.init(ctx, s, mcp.MethodCallTool, &p.Meta)
-	args := &arguments{raw: p.Arguments}
+	args := &req.args
 	if v, ok := req.ex.out.(paramVerifier); ok && len(t.params) > 0 {
 		if err := v.verifyParams(t.params, args); err != nil {
 			return nil, err
 		}
 	}
-	target := func() string { return p.Name + "\x00" + args.digest() }
-	if err := s.beginInputs(&req.Request, target, p.InputResponses, p.RequestState); err != nil {
+	if err := s.beginInputs(&req.Request, req, p.InputResponses, p.RequestState); err != nil {
 		return nil, err
 	}
 	defer req.finish()
@@ -86,11 +95,20 @@ func (s *Server) complete(r *mcp.CallToolResult) *mcp.CallToolResult {
 }
 
 func (h handler) ListPrompts(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
-	prompts, next, err := listPage(h.s, p.Cursor, &h.s.prompts, func(x *prompt) mcp.Prompt { return x.def })
+	s := h.s
+	key := mcp.MethodListPrompts + "\x00" + cursorKey(p.Cursor)
+	if v, ok := s.pages.get(key); ok {
+		return v.(*mcp.ListPromptsResult), nil
+	}
+	gen := s.pages.generation()
+	items, next, err := listPage(s, p.Cursor, &s.prompts, func(x *prompt) mcp.Prompt { return x.def })
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ListPromptsResult{Prompts: prompts, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: h.s.resultMeta()}, nil
+	r := &mcp.ListPromptsResult{Prompts: items, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: s.resultMeta()}
+	s.stampCacheHints(r)
+	s.pages.put(key, gen, r)
+	return r, nil
 }
 
 func (h handler) GetPrompt(ctx context.Context, p *mcp.GetPromptRequestParams) (*mcp.GetPromptResultResponseResult, error) {
@@ -108,11 +126,7 @@ func (h handler) GetPrompt(ctx context.Context, p *mcp.GetPromptRequestParams) (
 	}
 	req := &PromptRequest{Name: p.Name, Arguments: p.Arguments}
 	req.init(ctx, s, mcp.MethodGetPrompt, &p.Meta)
-	target := func() string {
-		args, _ := json.Marshal(p.Arguments) // map keys sorted
-		return p.Name + "\x00" + (&arguments{raw: args}).digest()
-	}
-	if err := s.beginInputs(&req.Request, target, p.InputResponses, p.RequestState); err != nil {
+	if err := s.beginInputs(&req.Request, req, p.InputResponses, p.RequestState); err != nil {
 		return nil, err
 	}
 	defer req.finish()
@@ -131,19 +145,37 @@ func (h handler) GetPrompt(ctx context.Context, p *mcp.GetPromptRequestParams) (
 }
 
 func (h handler) ListResources(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
-	resources, next, err := listPage(h.s, p.Cursor, &h.s.resources, func(x *resource) mcp.Resource { return x.def })
+	s := h.s
+	key := mcp.MethodListResources + "\x00" + cursorKey(p.Cursor)
+	if v, ok := s.pages.get(key); ok {
+		return v.(*mcp.ListResourcesResult), nil
+	}
+	gen := s.pages.generation()
+	items, next, err := listPage(s, p.Cursor, &s.resources, func(x *resource) mcp.Resource { return x.def })
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ListResourcesResult{Resources: resources, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: h.s.resultMeta()}, nil
+	r := &mcp.ListResourcesResult{Resources: items, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: s.resultMeta()}
+	s.stampCacheHints(r)
+	s.pages.put(key, gen, r)
+	return r, nil
 }
 
 func (h handler) ListResourceTemplates(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
-	templates, next, err := listPage(h.s, p.Cursor, &h.s.templates, func(x *template) mcp.ResourceTemplate { return x.def })
+	s := h.s
+	key := mcp.MethodListResourceTemplates + "\x00" + cursorKey(p.Cursor)
+	if v, ok := s.pages.get(key); ok {
+		return v.(*mcp.ListResourceTemplatesResult), nil
+	}
+	gen := s.pages.generation()
+	items, next, err := listPage(s, p.Cursor, &s.templates, func(x *template) mcp.ResourceTemplate { return x.def })
 	if err != nil {
 		return nil, err
 	}
-	return &mcp.ListResourceTemplatesResult{ResourceTemplates: templates, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: h.s.resultMeta()}, nil
+	r := &mcp.ListResourceTemplatesResult{ResourceTemplates: items, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: s.resultMeta()}
+	s.stampCacheHints(r)
+	s.pages.put(key, gen, r)
+	return r, nil
 }
 
 func (h handler) ReadResource(ctx context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResultResponseResult, error) {
@@ -154,7 +186,7 @@ func (h handler) ReadResource(ctx context.Context, p *mcp.ReadResourceRequestPar
 	}
 	req := &ResourceRequest{URI: p.URI, Vars: vars}
 	req.init(ctx, s, mcp.MethodReadResource, &p.Meta)
-	if err := s.beginInputs(&req.Request, func() string { return p.URI }, p.InputResponses, p.RequestState); err != nil {
+	if err := s.beginInputs(&req.Request, req, p.InputResponses, p.RequestState); err != nil {
 		return nil, err
 	}
 	defer req.finish()
@@ -201,3 +233,15 @@ const maxCompletions = 100
 func (h handler) SubscriptionsListen(ctx context.Context, p *mcp.SubscriptionsListenRequestParams) (*mcp.SubscriptionsListenResult, error) {
 	return h.s.listen(ctx, p)
 }
+
+// about binds a tool call's requestState to the tool and its arguments.
+func (r *ToolRequest) about() string { return r.Name + "\x00" + r.args.digest() }
+
+// about binds a prompt's requestState to the prompt and its arguments.
+func (r *PromptRequest) about() string {
+	args, _ := json.Marshal(r.Arguments) // map keys sorted
+	return r.Name + "\x00" + (&arguments{raw: args}).digest()
+}
+
+// about binds a read's requestState to the URI.
+func (r *ResourceRequest) about() string { return r.URI }

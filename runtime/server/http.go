@@ -185,8 +185,15 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return // the client went away
 	}
-	m, derr := jsonrpc.Decode(body)
-	if derr != nil {
+	// The message, the exchange, its sink and what the server reads from
+	// the params share one allocation.
+	x := &struct {
+		msg jsonrpc.Message
+		exchange
+		httpSink
+	}{}
+	m := &x.msg
+	if derr := jsonrpc.DecodeInto(body, m); derr != nil {
 		writeJSONError(w, m.ID, derr.(*wire.Error))
 		return
 	}
@@ -203,14 +210,8 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	listen := m.Method == mcp.MethodSubscriptionsListen
-	// The exchange and its sink share one allocation.
-	x := &struct {
-		exchange
-		httpSink
-	}{
-		exchange: exchange{id: m.ID, method: m.Method, principal: h.principal(r)},
-		httpSink: httpSink{w: w, header: r.Header, srv: h.s, enabled: listen || acceptsSSE(r)},
-	}
+	x.exchange = exchange{id: m.ID, method: m.Method, principal: h.principal(r)}
+	x.httpSink = httpSink{w: w, header: r.Header, srv: h.s, enabled: listen || acceptsSSE(r)}
 	ex, out := &x.exchange, &x.httpSink
 	ex.out = out
 	if listen {

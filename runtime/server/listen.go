@@ -223,11 +223,11 @@ func (s *Server) listenClosed(sid mcp.RequestId) *mcp.SubscriptionsListenResult 
 // NotifyToolListChanged tells listeners that asked for it that the tool
 // list changed. AddTool and RemoveTool call it themselves; call it when
 // what a tools/list returns changes by other means (e.g. authorization).
-func (s *Server) NotifyToolListChanged() { s.hub.publish(changeTools, "") }
+func (s *Server) NotifyToolListChanged() { s.changed(changeTools, "") }
 
 // NotifyPromptListChanged is NotifyToolListChanged for prompts.
-func (s *Server) NotifyPromptListChanged() { s.hub.publish(changePrompts, "") }
+func (s *Server) NotifyPromptListChanged() { s.changed(changePrompts, "") }
 
 // NotifyResourceListChanged is NotifyToolListChanged for resources and
 // resource templates.
-func (s *Server) NotifyResourceListChanged() { s.hub.publish(changeResources, "") }
+func (s *Server) NotifyResourceListChanged() { s.changed(changeResources, "") }

@@ -26,24 +26,44 @@ var ErrInputRequired = errors.New("server: input required from the client")
 // inputs is the multi round-trip side of a tools/call, prompts/get or
 // resources/read request.
 type inputs struct {
-	about     func() string       // tool/prompt name and arguments digest, or URI: see beginInputs
-	target    string              // method + about, once computed
-	responses mcp.InputResponses  // answers sent with this retry
-	answered  map[string]wire.Raw // answers from earlier rounds, from requestState
-	state     []byte              // application state from requestState
-	newState  []byte
-	stateSet  bool
-	pending   mcp.InputRequests
-	allowed   bool // the method may ask for input (MRTR-1)
+	allowed   bool               // the method may ask for input (MRTR-1)
+	about     targeter           // what the request is about: see beginInputs
+	responses mcp.InputResponses // answers sent with this retry
+	more      *inputState        // made when the request uses state or asks
+}
+
+// inputState is the part of a request's multi round-trip state that most
+// requests never need: kept apart so that a plain call does not carry it.
+type inputState struct {
+	target   string              // method + about, once computed
+	answered map[string]wire.Raw // answers from earlier rounds, from requestState
+	state    []byte              // application state from requestState
+	newState []byte
+	stateSet bool
+	pending  mcp.InputRequests
+}
+
+// targeter names what a request is about, for binding its requestState:
+// a tool or prompt name with a digest of its arguments, or a URI.
+type targeter interface {
+	about() string
+}
+
+// st is the request's inputState, made on first use.
+func (in *inputs) st() *inputState {
+	if in.more == nil {
+		in.more = &inputState{}
+	}
+	return in.more
 }
 
 // State returns the application state the handler saved with SetState in
 // the previous round of this request (nil on the first round).
 func (r *Request) State() []byte {
-	if !r.in.allowed {
+	if !r.in.allowed || r.in.more == nil {
 		return nil
 	}
-	return r.in.state
+	return r.in.more.state
 }
 
 // SetState saves application state for the next round. It travels to the
@@ -51,7 +71,8 @@ func (r *Request) State() []byte {
 // client cannot read or alter it.
 func (r *Request) SetState(b []byte) {
 	if r.in.allowed {
-		r.in.newState, r.in.stateSet = b, true
+		st := r.in.st()
+		st.newState, st.stateSet = b, true
 	}
 }
 
@@ -85,15 +106,19 @@ func (r *Request) answer(key string) (wire.Raw, bool) {
 		raw, err := wireimpl.Marshal(&resp)
 		return raw, err == nil
 	}
-	raw, ok := r.in.answered[key]
+	if r.in.more == nil {
+		return nil, false
+	}
+	raw, ok := r.in.more.answered[key]
 	return raw, ok
 }
 
 func (r *Request) ask(key string, req mcp.InputRequest) error {
-	if r.in.pending == nil {
-		r.in.pending = mcp.InputRequests{}
+	st := r.in.st()
+	if st.pending == nil {
+		st.pending = mcp.InputRequests{}
 	}
-	r.in.pending[key] = req
+	st.pending[key] = req
 	return ErrInputRequired
 }
 
@@ -303,7 +328,7 @@ func (s *sealer) open(state, target, principal string) (*sealedState, error) {
 // the requestState of a retry and collects the answers. target names what
 // the request is about (tool or prompt name and arguments, or URI); it is
 // only computed when a state is opened or sealed.
-func (s *Server) beginInputs(r *Request, about func() string, responses mcp.InputResponses, state wire.Opt[string]) error {
+func (s *Server) beginInputs(r *Request, about targeter, responses mcp.InputResponses, state wire.Opt[string]) error {
 	r.in = inputs{responses: responses, about: about, allowed: r.in.allowed}
 	in := &r.in
 	if state.Set {
@@ -311,17 +336,18 @@ func (s *Server) beginInputs(r *Request, about func() string, responses mcp.Inpu
 		if err != nil {
 			return err
 		}
-		in.state, in.answered = st.App, st.Answered
+		in.st().state, in.st().answered = st.App, st.Answered
 	}
 	return nil
 }
 
 // target binds a requestState to this request: method, then what about.
 func (r *Request) target() string {
-	if r.in.target == "" {
-		r.in.target = r.Method + "\x00" + r.in.about()
+	st := r.in.st()
+	if st.target == "" {
+		st.target = r.Method + "\x00" + r.in.about.about()
 	}
-	return r.in.target
+	return st.target
 }
 
 // inputRequired builds the InputRequiredResult for a handler that returned
@@ -329,17 +355,18 @@ func (r *Request) target() string {
 // carries its state and every answer so far.
 func (s *Server) inputRequired(r *Request) (*mcp.InputRequiredResult, error) {
 	in := &r.in
-	st := &sealedState{Target: r.target(), Principal: principalDigest(r.ex.principal), App: in.state}
-	if in.stateSet {
-		st.App = in.newState
+	more := in.st()
+	st := &sealedState{Target: r.target(), Principal: principalDigest(r.ex.principal), App: more.state}
+	if more.stateSet {
+		st.App = more.newState
 	}
-	if len(in.answered)+len(in.responses) > 0 {
+	if len(more.answered)+len(in.responses) > 0 {
 		st.Answered = map[string]wire.Raw{}
-		for k, v := range in.answered {
+		for k, v := range more.answered {
 			st.Answered[k] = v
 		}
 		for k, v := range in.responses {
-			if _, asked := in.pending[k]; asked {
+			if _, asked := more.pending[k]; asked {
 				continue // asked again: the old answer no longer counts
 			}
 			raw, err := wireimpl.Marshal(&v)
@@ -354,8 +381,8 @@ func (s *Server) inputRequired(r *Request) (*mcp.InputRequiredResult, error) {
 		return nil, err
 	}
 	res := &mcp.InputRequiredResult{ResultType: mcp.ResultTypeInputRequired, RequestState: wire.Some(sealed), Meta: s.resultMeta()}
-	if len(in.pending) > 0 {
-		res.InputRequests = in.pending
+	if len(more.pending) > 0 {
+		res.InputRequests = more.pending
 	}
 	return res, nil
 }

@@ -47,3 +47,11 @@ func listPage[T, D any](s *Server, cursor wire.Opt[string], r *registry[T], def 
 	}
 	return out, encodeCursor(next), nil
 }
+
+// cursorKey names a page for the page cache: "" for the first page.
+func cursorKey(c wire.Opt[string]) string {
+	if !c.Set {
+		return ""
+	}
+	return "c" + c.Value
+}

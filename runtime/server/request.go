@@ -17,6 +17,7 @@ type exchange struct {
 	method    string
 	out       sink
 	principal string // who is asking (binds requestState, MRTR-17)
+	in        incoming
 }
 
 // sink carries request-scoped notifications (progress, log messages) on

@@ -91,6 +91,7 @@ type Server struct {
 	rev   *wireimpl.Revision // the revision served: mcp.Revision
 	chain jsonrpc.Handler    // Options.Middleware around the dispatch; nil without any
 	caps  atomic.Pointer[mcp.ServerCapabilities]
+	pages pageCache // list pages while the lists are unchanged
 }
 
 // New returns a server that identifies itself with info.
@@ -164,6 +165,9 @@ func (s *Server) advertised() *mcp.ServerCapabilities {
 // computed again, listeners are told (kind of change c, for uri).
 func (s *Server) changed(c change, uri string) {
 	s.caps.Store(nil)
+	if c != changeResource {
+		s.pages.invalidate()
+	}
 	s.hub.publish(c, uri)
 }
 

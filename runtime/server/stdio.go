@@ -30,43 +30,13 @@ const stdioGrace = 5 * time.Second
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
-	c := &stdioConn{s: s, w: w, inflight: map[wire.ID]*stdioCall{}}
-	lines := make(chan []byte)
-	readErr := make(chan error, 1)
-	go func() {
-		br := bufio.NewReaderSize(r, 64<<10)
-		for {
-			line, long, err := readLine(br, s.maxMessage())
-			if long {
-				c.writeLine(func(e *jx.Encoder) {
-					jsonrpc.WriteError(e, wire.ID{}, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: message larger than the limit"})
-				})
-			} else if line != nil {
-				select {
-				case lines <- line:
-				case <-ctx.Done():
-					readErr <- ctx.Err()
-					return
-				}
-			}
-			if err != nil {
-				readErr <- err
-				return
-			}
-		}
-	}()
+	c := &stdioConn{s: s, w: w, inflight: map[wire.ID]*stdioCall{}, readErr: make(chan error, 1)}
+	go c.read(ctx, bufio.NewReaderSize(r, 64<<10))
 	var err error
-loop:
-	for {
-		select {
-		case line := <-lines:
-			c.handle(ctx, line)
-		case err = <-readErr:
-			break loop
-		case <-ctx.Done():
-			err = ctx.Err()
-			break loop
-		}
+	select {
+	case err = <-c.readErr:
+	case <-ctx.Done():
+		err = ctx.Err()
 	}
 	if errors.Is(err, io.EOF) {
 		err = nil
@@ -109,9 +79,10 @@ func readLine(br *bufio.Reader, max int) (line []byte, long bool, err error) {
 }
 
 type stdioConn struct {
-	s  *Server
-	w  io.Writer
-	wg sync.WaitGroup
+	s       *Server
+	w       io.Writer
+	wg      sync.WaitGroup // requests being served
+	readErr chan error     // why reading ended
 
 	wmu sync.Mutex // serializes lines on w
 
@@ -154,27 +125,62 @@ func (call *stdioCall) stop() {
 	call.cancel()
 }
 
-func (c *stdioConn) handle(ctx context.Context, line []byte) {
+// read reads messages until r ends. A request is served on the goroutine
+// that read it, after it started a new goroutine to read what follows:
+// the request begins at once, without waiting for another goroutine to be
+// scheduled, and requests still run concurrently.
+func (c *stdioConn) read(ctx context.Context, br *bufio.Reader) {
+	for {
+		if ctx.Err() != nil {
+			c.readErr <- ctx.Err()
+			return
+		}
+		line, long, err := readLine(br, c.s.maxMessage())
+		if long {
+			c.writeLine(func(e *jx.Encoder) {
+				jsonrpc.WriteError(e, wire.ID{}, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: message larger than the limit"})
+			})
+		} else if line != nil {
+			if serve := c.handle(ctx, line); serve != nil {
+				if err != nil {
+					c.readErr <- err
+				} else {
+					go c.read(ctx, br)
+				}
+				serve()
+				return
+			}
+		}
+		if err != nil {
+			c.readErr <- err
+			return
+		}
+	}
+}
+
+// handle handles one line: a notification or a malformed message at once;
+// for a request it returns the function serving it.
+func (c *stdioConn) handle(ctx context.Context, line []byte) (serve func()) {
 	if len(bytes.TrimSpace(line)) == 0 {
-		return
+		return nil
 	}
 	m, err := jsonrpc.Decode(line)
 	if err != nil {
 		if m.Method == mcp.NotificationCancelled && !m.ID.IsValid() {
-			return // a malformed cancellation is ignored silently (CAN-4, MSG-5)
+			return nil // a malformed cancellation is ignored silently (CAN-4, MSG-5)
 		}
 		c.writeLine(func(e *jx.Encoder) { jsonrpc.WriteError(e, m.ID, err.(*wire.Error)) })
-		return
+		return nil
 	}
 	switch m.Kind {
 	case jsonrpc.KindNotification:
 		if m.Method == mcp.NotificationCancelled {
 			c.cancel(m.Params)
 		}
-		return // other notifications need no answer (MSG-5)
+		return nil // other notifications need no answer (MSG-5)
 	case jsonrpc.KindResult, jsonrpc.KindError:
 		c.s.log.Warn("ignoring a response sent to the server (MSG-4)", "id", m.ID.String())
-		return
+		return nil
 	}
 	c.mu.Lock()
 	if _, dup := c.inflight[m.ID]; dup {
@@ -182,21 +188,23 @@ func (c *stdioConn) handle(ctx context.Context, line []byte) {
 		c.writeLine(func(e *jx.Encoder) {
 			jsonrpc.WriteError(e, m.ID, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: id " + m.ID.String() + " is already in use (ID-2)"})
 		})
-		return
+		return nil
 	}
+	// Registered before the next line is read, so that a cancellation
+	// right behind the request finds it.
 	rctx, cancel := context.WithCancel(ctx)
 	call := &stdioCall{cancel: cancel, listen: m.Method == mcp.MethodSubscriptionsListen}
 	c.inflight[m.ID] = call
 	c.mu.Unlock()
 	c.wg.Add(1)
-	go func() {
+	return func() {
 		defer c.wg.Done()
 		defer func() {
 			c.forget(m.ID, call)
 			cancel()
 		}()
 		c.serve(rctx, call, m)
-	}()
+	}
 }
 
 // forget drops a finished request from the in-flight table, unless its id

@@ -27,6 +27,8 @@ type ToolRequest struct {
 	// Arguments are the call's arguments, verbatim (nil when absent). They
 	// have been checked against the tool's inputSchema.
 	Arguments wire.Raw
+
+	args arguments // Arguments, parsed once when something needs their values
 }
 
 // ToolHandler serves calls of one tool. Failures of the tool itself belong

@@ -644,3 +644,15 @@ func (d *Decoder) AddMember(m *wire.Members, key []byte) error {
 	*m = append(*m, wire.Member{Key: k, Value: v})
 	return nil
 }
+
+// RawSyntax reads any value verbatim checking its syntax and depth but not
+// its member names: for an envelope whose parts are decoded again, in
+// full, by their generated types (jsonrpc messages' params and results).
+func (d *Decoder) RawSyntax() (wire.Raw, error) {
+	d.ws()
+	start := d.pos
+	if err := d.Pass(); err != nil {
+		return nil, err
+	}
+	return wire.Raw(d.buf[start:d.pos:d.pos]), nil
+}
