@@ -100,7 +100,7 @@ type Client struct {
 	ids     atomic.Int64
 	version atomic.Value // string: the version requests carry
 
-	mu        sync.Mutex
+	mu sync.Mutex
 	// toolHdrs holds the x-mcp-header params of every tool the client has
 	// learned (an entry, nil or not, per tool looked up).
 	toolHdrs map[string][]mcpheader.Param
