@@ -74,6 +74,9 @@ type Options struct {
 	// without timeout (listen streams are long-lived; Timeout bounds
 	// ordinary requests).
 	HTTPClient *http.Client
+	// Authorizer authorizes ConnectURL's HTTP requests (OAuth: package
+	// runtime/client/oauth); see HTTPOptions.Authorizer.
+	Authorizer Authorizer
 
 	// Middleware wraps every request the client sends, outermost first:
 	// each sees the method, its params (with _meta filled in) and the
@@ -169,7 +172,7 @@ func ConnectCommand(ctx context.Context, cmd *exec.Cmd, info mcp.Implementation,
 func ConnectURL(ctx context.Context, url string, info mcp.Implementation, opts *Options) (*Client, error) {
 	var ho HTTPOptions
 	if opts != nil {
-		ho.Client, ho.Header = opts.HTTPClient, opts.Header
+		ho.Client, ho.Header, ho.Authorizer = opts.HTTPClient, opts.Header, opts.Authorizer
 	}
 	return Connect(ctx, HTTPTransport(url, &ho), info, opts)
 }

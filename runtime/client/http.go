@@ -23,10 +23,31 @@ type HTTPOptions struct {
 	// (listen streams are long-lived; Options.Timeout bounds ordinary
 	// requests).
 	Client *http.Client
-	// Header is added to every request (e.g. Authorization). It may be
-	// changed between calls (e.g. to a refreshed token), not during one.
+	// Header is added to every request. It may be changed between calls,
+	// not during one.
 	Header http.Header
+	// Authorizer, when set, supplies every request's credentials and is
+	// asked what to do when the server refuses one with 401 or 403 (see
+	// Authorizer).
+	Authorizer Authorizer
 }
+
+// An Authorizer authorizes Streamable HTTP requests (the MCP
+// authorization spec; package runtime/client/oauth implements it).
+type Authorizer interface {
+	// Authorize adds credentials to req (e.g. Authorization: Bearer, a
+	// DPoP proof) just before it is sent; it runs for every attempt.
+	Authorize(ctx context.Context, req *http.Request) error
+	// Challenge is told of a 401 or 403 answer to req (resp's body is
+	// unread; the transport closes it). Returning nil means "try again":
+	// the request is sent anew, through Authorize; an error ends the call
+	// with it. The Authorizer bounds its own retries (e.g. step-up on
+	// insufficient_scope); the transport gives up after maxAuthAttempts.
+	Challenge(ctx context.Context, req *http.Request, resp *http.Response) error
+}
+
+// maxAuthAttempts bounds the attempts of one request an Authorizer may ask for.
+const maxAuthAttempts = 4
 
 // HTTPTransport is Streamable HTTP (§5.3) to the MCP endpoint url: every
 // request is a POST, answered with JSON or with an SSE stream for that
@@ -38,6 +59,7 @@ func HTTPTransport(url string, opts *HTTPOptions) Transport {
 			t.client = opts.Client
 		}
 		t.header = opts.Header
+		t.auth = opts.Authorizer
 	}
 	return t
 }
@@ -46,6 +68,7 @@ type httpConn struct {
 	url        string
 	client     *http.Client
 	header     http.Header
+	auth       Authorizer
 	log        *slog.Logger
 	maxMessage int
 }
@@ -60,9 +83,15 @@ func (t *httpConn) configure(log *slog.Logger, maxMessage int, _ func(*jsonrpc.M
 	}
 }
 
-// credential is the Authorization value requests carry now (private cache
-// entries are keyed by it, CACHE-5).
-func (t *httpConn) credential() string { return t.header.Get("Authorization") }
+// credential is the credential requests carry now (private cache entries
+// are keyed by it, CACHE-5): the Authorizer's, when it names one, else the
+// Authorization header.
+func (t *httpConn) credential() string {
+	if cr, ok := t.auth.(interface{ Credential() string }); ok {
+		return cr.Credential()
+	}
+	return t.header.Get("Authorization")
+}
 
 // Close does nothing: each request is its own exchange.
 func (t *httpConn) Close() error { return nil }
@@ -92,6 +121,47 @@ func (e *HTTPError) Error() string {
 // Call POSTs the request and reads the answer: one JSON response, or an
 // SSE stream of the request's notifications ending with its response.
 func (t *httpConn) Call(ctx context.Context, c *Call) (*jsonrpc.Message, error) {
+	resp, err := t.post(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close() // closing the stream cancels the request (HCAN-2)
+	return t.read(ctx, c, resp)
+}
+
+// post sends the request, through the Authorizer's challenges.
+func (t *httpConn) post(ctx context.Context, c *Call) (*http.Response, error) {
+	for attempt := 1; ; attempt++ {
+		hr, err := t.request(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		if t.auth != nil {
+			if err := t.auth.Authorize(ctx, hr); err != nil {
+				return nil, fmt.Errorf("client: %s: authorize: %w", c.Method, err)
+			}
+		}
+		resp, err := t.client.Do(hr)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("client: %s: %w", c.Method, err)
+		}
+		refused := resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden
+		if t.auth == nil || !refused || attempt >= maxAuthAttempts {
+			return resp, nil
+		}
+		err = t.auth.Challenge(ctx, hr, resp)
+		resp.Body.Close()
+		if err != nil {
+			return nil, fmt.Errorf("client: %s: %w", c.Method, err)
+		}
+	}
+}
+
+// request builds one attempt's HTTP request.
+func (t *httpConn) request(ctx context.Context, c *Call) (*http.Request, error) {
 	hr, err := http.NewRequestWithContext(ctx, http.MethodPost, t.url, bytes.NewReader(c.Body))
 	if err != nil {
 		return nil, fmt.Errorf("client: %w", err)
@@ -100,24 +170,21 @@ func (t *httpConn) Call(ctx context.Context, c *Call) (*jsonrpc.Message, error) 
 	case c.Header == nil:
 		hr.Header["Content-Type"] = contentTypeJSON
 		hr.Header["Accept"] = acceptBoth // HTTP-3
-	case len(t.header) == 0:
-		hr.Header = c.Header // read-only: net/http does not modify it
+	case len(t.header) == 0 && t.auth == nil:
+		hr.Header = c.Header // shared and read-only: net/http does not modify it
 	default:
-		hr.Header = c.Header.Clone()
+		hr.Header = c.Header.Clone() // headers and the Authorizer add to it
 	}
 	for k, vs := range t.header {
 		if _, set := hr.Header[k]; !set {
 			hr.Header[k] = vs
 		}
 	}
-	resp, err := t.client.Do(hr)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("client: %s: %w", c.Method, err)
-	}
-	defer resp.Body.Close() // closing the stream cancels the request (HCAN-2)
+	return hr, nil
+}
+
+// read reads the answer to c.
+func (t *httpConn) read(ctx context.Context, c *Call, resp *http.Response) (*jsonrpc.Message, error) {
 	c.Status = resp.StatusCode
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch {
