@@ -15,16 +15,24 @@ export MCPGEN_SCHEMA_DIR
 MCPGEN_CACHE ?= $(CURDIR)/.cache
 export MCPGEN_CACHE
 
-REVISION := 2026-07-28
-GEN_DIR  := gen/mcp
+# Revisions generated into gen/: the revision the runtime targets goes to
+# gen/mcp (package mcp); every other revision served goes to
+# gen/mcp<YYYYMMDD> (package mcp<YYYYMMDD>), e.g. gen/mcp20251125.
+REVISION  := 2026-07-28
+REVISIONS := 2026-07-28 2025-11-25
 FUZZTIME ?= 2m
+
 # Prints MCPGEN_CONFORMANCE_DIR=... MCPGEN_INTEROP_DIR=..., installing what is missing.
 NODE_ENV  = $$(./.ci/install-node-tools)
 
 .PHONY: generate test check conformance interop bench fuzz
 
 generate:
-	go run ./cmd/mcpgen -revision $(REVISION) -out $(GEN_DIR) -package mcp
+	@for rev in $(REVISIONS); do \
+	  dir=gen/mcp$$(echo $$rev | tr -d -); [ $$rev = $(REVISION) ] && dir=gen/mcp; \
+	  echo "mcpgen -revision $$rev -out $$dir"; \
+	  go run ./cmd/mcpgen -revision $$rev -out $$dir -package $$(basename $$dir) || exit 1; \
+	done
 
 test: check
 	go vet ./...
@@ -32,8 +40,12 @@ test: check
 
 check:
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
-	go run ./cmd/mcpgen -revision $(REVISION) -out $$tmp/mcp -package mcp && \
-	diff -r $$tmp/mcp $(GEN_DIR) >/dev/null || { echo "gen/ is stale: run make generate"; diff -r $$tmp/mcp $(GEN_DIR) | head -20; exit 1; }
+	for rev in $(REVISIONS); do \
+	  dir=gen/mcp$$(echo $$rev | tr -d -); [ $$rev = $(REVISION) ] && dir=gen/mcp; \
+	  pkg=$$(basename $$dir); \
+	  go run ./cmd/mcpgen -revision $$rev -out $$tmp/$$pkg -package $$pkg || exit 1; \
+	  diff -r $$tmp/$$pkg $$dir >/dev/null || { echo "$$dir is stale: run make generate"; diff -r $$tmp/$$pkg $$dir | head -20; exit 1; }; \
+	done
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
 conformance:

@@ -40,35 +40,38 @@ func TestAllRevisionsBuild(t *testing.T) {
 	goRun(t, mod, "vet", "./...")
 }
 
-// TestCheckedInGenerationIsFresh: gen/mcp is exactly what the generator
-// produces from the 2026-07-28 schema today (make check tests the same from
-// the Makefile).
+// TestCheckedInGenerationIsFresh: each package of gen/ is exactly what the
+// generator produces from its revision's schema today (make check tests
+// the same from the Makefile): gen/mcp for 2026-07-28, gen/mcp20251125 for
+// 2025-11-25.
 func TestCheckedInGenerationIsFresh(t *testing.T) {
-	src := filepath.Join(schemaDir(t), "2026-07-28", "schema.json")
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := generate(src, data, "mcp", "2026-07-28", revisionFacts(t, "2026-07-28"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	genDir := filepath.Join(repoRoot(t), "gen", "mcp")
-	onDisk, err := filepath.Glob(filepath.Join(genDir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(onDisk) != len(files) {
-		t.Errorf("gen/mcp has %d Go files, the generator produces %d", len(onDisk), len(files))
-	}
-	for _, f := range files {
-		have, err := os.ReadFile(filepath.Join(genDir, f.Name))
+	for rev, pkg := range map[string]string{"2026-07-28": "mcp", "2025-11-25": "mcp20251125"} {
+		src := filepath.Join(schemaDir(t), rev, "schema.json")
+		data, err := os.ReadFile(src)
 		if err != nil {
-			t.Errorf("gen/mcp/%s: %v (run make generate)", f.Name, err)
-			continue
+			t.Fatal(err)
 		}
-		if !bytes.Equal(have, f.Source) {
-			t.Errorf("gen/mcp/%s is stale: run make generate", f.Name)
+		files, err := generate(src, data, pkg, rev, revisionFacts(t, rev))
+		if err != nil {
+			t.Fatal(err)
+		}
+		genDir := filepath.Join(repoRoot(t), "gen", pkg)
+		onDisk, err := filepath.Glob(filepath.Join(genDir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(onDisk) != len(files) {
+			t.Errorf("gen/%s has %d Go files, the generator produces %d", pkg, len(onDisk), len(files))
+		}
+		for _, f := range files {
+			have, err := os.ReadFile(filepath.Join(genDir, f.Name))
+			if err != nil {
+				t.Errorf("gen/%s/%s: %v (run make generate)", pkg, f.Name, err)
+				continue
+			}
+			if !bytes.Equal(have, f.Source) {
+				t.Errorf("gen/%s/%s is stale: run make generate", pkg, f.Name)
+			}
 		}
 	}
 }
