@@ -23,8 +23,8 @@ func TestAllRevisionsBuild(t *testing.T) {
 			t.Fatalf("mcpgen %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 		}
 		files, err := filepath.Glob(filepath.Join(out, "*_gen.go"))
-		if err != nil || len(files) != 6 {
-			t.Fatalf("%s: generated %v (%v), want 6 files", rev, files, err)
+		if err != nil || len(files) != 7 {
+			t.Fatalf("%s: generated %v (%v), want 7 files", rev, files, err)
 		}
 		// The revision constant is generated for dated revisions only.
 		methods, err := os.ReadFile(filepath.Join(out, "methods_gen.go"))

@@ -38,6 +38,7 @@ func Files(pkg *plan.Package) ([]File, error) {
 		{"validate_gen.go", validateFile},
 		{"methods_gen.go", methodsFile},
 		{"facts_gen.go", factsFile},
+		{"shapes_gen.go", shapesFile},
 		{"server_gen.go", serverFile},
 	} {
 		f := jen.NewFile(pkg.Name)
