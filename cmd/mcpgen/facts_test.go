@@ -20,6 +20,8 @@ func TestFactsCheckedAgainstSchema(t *testing.T) {
 		{`{"logLevels":{"type":"LoggingLevel","order":["debug","info"]}}`, `logLevels.order:`},
 		{`{"resultType":{"member":"resultType","complete":"complete","values":{"x":"NoSuchResult"}}}`, `resultType.values.x: the schema defines no "NoSuchResult"`},
 		{`{"methods":{"tools/call":{"mcpNames":"name"}}}`, `unknown field "mcpNames"`},
+		{`{"compatible":{"versions":["2026-07-28"]}}`, `compatible.versions: "2026-07-28" is not an older revision`},
+		{`{"compatible":{"versions":["June 2025"]}}`, `compatible.versions: "June 2025" is not an older revision`},
 		{`{"revision":"2025-11-25"}`, `revision: facts of 2025-11-25 used for revision 2026-07-28`},
 	} {
 		dir := t.TempDir()

@@ -35,6 +35,8 @@ const (
 	CodeParse = -32700
 	// CodeUnsupportedProtocolVersion is the code of UnsupportedProtocolVersionError.
 	CodeUnsupportedProtocolVersion = -32022
+	// CodeResourceNotFound is a code the specification's prose defines (not an error definition of the schema).
+	CodeResourceNotFound = -32602
 )
 
 // The methods of this revision.
@@ -425,6 +427,17 @@ func LookupMethod(name string) (*wireimpl.Method, bool) {
 // Revision is the table the runtime reads for this revision: its methods and
 // what they need.
 var Revision = &wireimpl.Revision{
+	ErrorCodes: map[string]int{
+		"HeaderMismatch":                  CodeHeaderMismatch,
+		"Internal":                        CodeInternal,
+		"InvalidParams":                   CodeInvalidParams,
+		"InvalidRequest":                  CodeInvalidRequest,
+		"MethodNotFound":                  CodeMethodNotFound,
+		"MissingRequiredClientCapability": CodeMissingRequiredClientCapability,
+		"Parse":                           CodeParse,
+		"ResourceNotFound":                CodeResourceNotFound,
+		"UnsupportedProtocolVersion":      CodeUnsupportedProtocolVersion,
+	},
 	Lookup: func(name string) *wireimpl.Method {
 		m, _ := LookupMethod(name)
 		return m

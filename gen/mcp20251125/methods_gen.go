@@ -550,6 +550,11 @@ func LookupMethod(name string) (*wireimpl.Method, bool) {
 // Revision is the table the runtime reads for this revision: its methods and
 // what they need.
 var Revision = &wireimpl.Revision{
+	Compatible: []string{"2025-06-18", "2025-03-26"},
+	ErrorCodes: map[string]int{
+		"ResourceNotFound":       CodeResourceNotFound,
+		"URLElicitationRequired": CodeURLElicitationRequired,
+	},
 	Lookup: func(name string) *wireimpl.Method {
 		m, _ := LookupMethod(name)
 		return m

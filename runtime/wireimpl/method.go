@@ -104,6 +104,14 @@ type Revision struct {
 	// Stateless: requests carry their version and capabilities in _meta and
 	// there is no initialize handshake.
 	Stateless bool
+	// Compatible lists the older revisions whose peers these bindings also
+	// serve: their messages are a subset of this revision's ("2025-06-18"
+	// and "2025-03-26" for 2025-11-25).
+	Compatible []string
+	// ErrorCodes are the error codes the revision defines, by name
+	// ("ResourceNotFound"): those of its error definitions and those its
+	// prose states.
+	ErrorCodes map[string]int
 	// Methods lists every method, sorted by name (a name sent both ways,
 	// as a request and a notification, has an entry per kind).
 	Methods []Method

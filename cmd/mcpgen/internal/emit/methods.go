@@ -132,6 +132,20 @@ func methodsFile(f *jen.File, pkg *plan.Package) {
 	if pkg.Stateless {
 		rev[jen.Id("Stateless")] = jen.True()
 	}
+	if len(pkg.Compatible) > 0 {
+		var vs []jen.Code
+		for _, v := range pkg.Compatible {
+			vs = append(vs, jen.Lit(v))
+		}
+		rev[jen.Id("Compatible")] = jen.Index().String().Values(vs...)
+	}
+	if len(pkg.ErrorCodes) > 0 {
+		codes := jen.Dict{}
+		for _, c := range pkg.ErrorCodes {
+			codes[jen.Lit(c.Name)] = jen.Id(c.Const)
+		}
+		rev[jen.Id("ErrorCodes")] = jen.Map(jen.String()).Int().Values(codes)
+	}
 	f.Comment("Revision is the table the runtime reads for this revision: its methods and")
 	f.Comment("what they need.")
 	f.Var().Id("Revision").Op("=").Op("&").Add(iq("Revision")).Values(rev)

@@ -105,8 +105,9 @@ func (p *planner) planErrorCodes() {
 		if !ok {
 			continue
 		}
+		name := strings.TrimSuffix(t.Name, "Error")
 		p.pkg.ErrorCodes = append(p.pkg.ErrorCodes, &ErrorCode{
-			Const: p.newName("Code" + strings.TrimSuffix(t.Name, "Error")),
+			Name: name, Const: p.newName("Code" + name),
 			Def:   t.Name, Code: code, Doc: t.Doc,
 		})
 	}

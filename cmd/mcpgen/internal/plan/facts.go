@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -28,6 +29,11 @@ type Facts struct {
 	Stateless struct {
 		Value bool `json:"value"`
 	} `json:"stateless"`
+	// Compatible: older revisions whose peers these bindings also serve
+	// (their messages are a subset of this revision's).
+	Compatible *struct {
+		Versions []string `json:"versions"`
+	} `json:"compatible"`
 	ResultType *struct {
 		Member   string            `json:"member"`
 		Complete string            `json:"complete"`
@@ -53,6 +59,9 @@ type MethodFacts struct {
 	ClientCapability string `json:"clientCapability"`
 	ListenFilter     string `json:"listenFilter"`
 }
+
+// revisionPattern is the form of a revision name.
+var revisionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
 //go:embed facts/*.json
 var factFiles embed.FS
@@ -130,6 +139,14 @@ func (p *planner) applyFacts() error {
 		return p.factErr("revision", "facts of %s used for revision %s", f.Revision, p.pkg.Revision)
 	}
 	p.pkg.Stateless = f.Stateless.Value
+	if c := f.Compatible; c != nil {
+		for _, v := range c.Versions {
+			if !revisionPattern.MatchString(v) || v >= p.pkg.Revision && p.pkg.Revision != "" {
+				return p.factErr("compatible.versions", "%q is not an older revision (YYYY-MM-DD before %s)", v, p.pkg.Revision)
+			}
+		}
+		p.pkg.Compatible = c.Versions
+	}
 	byName := map[string]*Method{}
 	for _, m := range p.pkg.Methods {
 		if byName[m.Name] == nil || m.Kind == wireimpl.Request {
@@ -210,7 +227,7 @@ func (p *planner) nameFactConsts() {
 		}
 	}
 	for _, name := range sortedKeys(f.ErrorCodes) {
-		p.pkg.ErrorCodes = append(p.pkg.ErrorCodes, &ErrorCode{Const: p.newName("Code" + name), Code: f.ErrorCodes[name], Doc: "Defined by the specification's prose, not by an error definition of the schema."})
+		p.pkg.ErrorCodes = append(p.pkg.ErrorCodes, &ErrorCode{Name: name, Const: p.newName("Code" + name), Code: f.ErrorCodes[name], Doc: "Defined by the specification's prose, not by an error definition of the schema."})
 	}
 }
 

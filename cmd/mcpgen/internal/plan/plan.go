@@ -22,7 +22,10 @@ type Package struct {
 	// revision's facts add.
 	ErrorCodes []*ErrorCode
 	// Facts-derived tables (see facts.go); empty without facts.
-	Stateless   bool
+	Stateless bool
+	// Compatible lists the older revisions whose peers this revision's
+	// bindings also serve (facts: compatible).
+	Compatible  []string
 	ResultTypes []*ResultTypeConst
 	LogLevels   *LogLevels
 	// MetaKeys are the reserved _meta keys: the members of the *MetaObject
@@ -61,8 +64,9 @@ type ConstString struct {
 
 // ErrorCode is an error code a revision defines.
 type ErrorCode struct {
-	Const string // Go constant: Code + the definition name without "Error"
-	Def   string // the error definition
+	Name  string // the definition name without "Error", or the facts' name
+	Const string // Go constant: Code + Name
+	Def   string // the error definition; "" for a code the facts add
 	Code  int64
 	Doc   string
 }
