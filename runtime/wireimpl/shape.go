@@ -90,7 +90,8 @@ type ReshapeOptions struct {
 // Reshape rewrites the JSON value src, of a definition whose shape in the
 // source revision is from, into that definition's shape to in the target
 // revision. Members from declares and to does not are dropped, at any
-// depth; everything else is copied verbatim. src must be valid JSON (an
+// depth, and so are the reserved _meta keys only the source declares;
+// everything else is copied verbatim. src must be valid JSON (an
 // encoded generated value).
 func Reshape(src []byte, from, to *Shape, opts *ReshapeOptions) (wire.Raw, error) {
 	d := GetDecoder(src)
@@ -121,7 +122,7 @@ func reshape(d *Decoder, e *jx.Encoder, from, to *Shape, meta wire.Members) erro
 		wroteMeta := false
 		err := d.Obj(func(key []byte) error {
 			k := string(key)
-			if meta != nil && k == "_meta" {
+			if k == "_meta" {
 				wroteMeta = true
 				e.FieldStart(k)
 				return mergeMeta(d, e, meta, member(from, k), member(to, k))
@@ -183,10 +184,16 @@ func elemOf(s *Shape) *Shape {
 	return s.Elem
 }
 
-// mergeMeta writes the _meta object: meta first, then the source's
-// members (reshaped) except those meta replaces.
+// mergeMeta writes a _meta object: meta first, then the source's members
+// (reshaped) except those meta replaces. The members of _meta are reserved
+// keys: one the source revision declares is dropped when the target does
+// not declare it, even where the target's _meta is free-form (serverInfo
+// going to a 2025-11-25 client).
 func mergeMeta(d *Decoder, e *jx.Encoder, meta wire.Members, from, to *Shape) error {
 	if d.Next() != wire.KindObject {
+		if meta == nil {
+			return copyValue(d, e)
+		}
 		if err := d.Skip(); err != nil {
 			return err
 		}

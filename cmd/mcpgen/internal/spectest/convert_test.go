@@ -17,7 +17,8 @@ import (
 // TestConvertLosesNothing converts every spec example of a definition both
 // revisions have from 2026-07-28 to 2025-11-25 and back (wireimpl.Reshape
 // over the generated Shapes tables). What survives must decode and
-// validate in each revision, and the only members lost on the way must be
+// validate in each revision; the 2025-11-25 form must come back from
+// 2026-07-28 unchanged; and the only members lost on the way must be
 // members 2026-07-28 declares and 2025-11-25 does not (resultType, ttlMs,
 // cacheScope, _meta["io.modelcontextprotocol/serverInfo"], ...): nothing
 // both revisions can express is lost or changed.
@@ -66,6 +67,19 @@ func TestConvertLosesNothing(t *testing.T) {
 			back, err := wireimpl.Reshape(legacy, legacyShape, modernShape, nil)
 			if err != nil {
 				t.Fatalf("back to 2026-07-28: %v", err)
+			}
+			// The other way round, a 2025-11-25 value loses nothing at all:
+			// to 2026-07-28 and back it is the same JSON.
+			again, err := wireimpl.Reshape(back, modernShape, legacyShape, nil)
+			if err != nil {
+				t.Fatalf("to 2025-11-25 again: %v", err)
+			}
+			var legacyOrig, legacyAgain any
+			if json.Unmarshal(legacy, &legacyOrig) != nil || json.Unmarshal(again, &legacyAgain) != nil {
+				t.Fatal("a conversion produced invalid JSON")
+			}
+			if lost := diffJSON("", legacyOrig, legacyAgain); len(lost) > 0 {
+				t.Errorf("2025-11-25 → 2026-07-28 → 2025-11-25 changed %q", lost)
 			}
 			var orig, got any
 			if err := json.Unmarshal(modern, &orig); err != nil {
