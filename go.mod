@@ -6,6 +6,7 @@ require (
 	github.com/atombender/go-jsonschema v0.24.1
 	github.com/dave/jennifer v1.7.1
 	github.com/go-faster/jx v1.2.0
+	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/google/go-cmp v0.7.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 )
