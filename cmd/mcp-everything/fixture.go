@@ -33,6 +33,7 @@ func newFixture(log *slog.Logger) *server.Server {
 	f.conformanceTools() // first: the suite calls tools[0] and reads resources[0]
 	f.conformancePrompts()
 	f.conformanceResources()
+	f.legacyConformanceTools()
 	f.interopTools()
 	f.interopPrompts()
 	f.interopResources()

@@ -427,7 +427,7 @@ func LookupMethod(name string) (*wireimpl.Method, bool) {
 // Revision is the table the runtime reads for this revision: its methods and
 // what they need.
 var Revision = &wireimpl.Revision{
-	ErrorCodes: map[string]int{
+	ErrorCodes: map[string]int64{
 		"HeaderMismatch":                  CodeHeaderMismatch,
 		"Internal":                        CodeInternal,
 		"InvalidParams":                   CodeInvalidParams,

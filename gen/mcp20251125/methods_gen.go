@@ -551,7 +551,7 @@ func LookupMethod(name string) (*wireimpl.Method, bool) {
 // what they need.
 var Revision = &wireimpl.Revision{
 	Compatible: []string{"2025-06-18", "2025-03-26"},
-	ErrorCodes: map[string]int{
+	ErrorCodes: map[string]int64{
 		"ResourceNotFound":       CodeResourceNotFound,
 		"URLElicitationRequired": CodeURLElicitationRequired,
 	},

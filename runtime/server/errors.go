@@ -12,7 +12,7 @@ import (
 // unsupportedVersion is -32022 naming the versions served (VER-2).
 func (s *Server) unsupportedVersion(requested string) *wire.Error {
 	return wire.NewError(mcp.CodeUnsupportedProtocolVersion, "Unsupported protocol version: "+requested, func(e *jx.Encoder) {
-		d := mcp.UnsupportedProtocolVersionErrorErrorData{Supported: s.opts.Versions, Requested: requested}
+		d := mcp.UnsupportedProtocolVersionErrorErrorData{Supported: s.statelessVersions, Requested: requested}
 		d.EncodeJSON(e)
 	})
 }
@@ -52,13 +52,24 @@ func headerMismatch(msg string) error {
 	return &wire.Error{Code: mcp.CodeHeaderMismatch, Message: "Header mismatch: " + msg}
 }
 
-// ResourceNotFound is the -32602 answer for an unknown resource (RES-5),
-// with the URI in data.
+// ResourceNotFound is the answer for an unknown resource, with the URI in
+// data: -32602 for modern requests (RES-5), -32002 in a 2025-11-25
+// session (LERR-2).
 func ResourceNotFound(uri string) error {
-	return wire.NewError(wire.CodeInvalidParams, "Resource not found: "+uri, func(e *jx.Encoder) {
+	return &conditionError{name: "ResourceNotFound", rpc: wire.NewError(mcp.CodeResourceNotFound, "Resource not found: "+uri, func(e *jx.Encoder) {
 		e.ObjStart()
 		e.FieldStart("uri")
 		e.Str(uri)
 		e.ObjEnd()
-	})
+	})}
 }
+
+// conditionError is an error for a condition each revision answers with
+// its own code: name is its key in the generated Revision.ErrorCodes.
+type conditionError struct {
+	name string
+	rpc  *wire.Error // the modern answer
+}
+
+func (e *conditionError) Error() string { return e.rpc.Error() }
+func (e *conditionError) Unwrap() error { return e.rpc }

@@ -30,8 +30,9 @@ import (
 // that precede the handler.
 type incoming struct {
 	method string
-	desc   *wireimpl.Method // nil for a method the revision does not define
-	params wireimpl.Codec   // decoded (possibly partly, when decodeErr is set)
+	desc      *wireimpl.Method // nil for a method the revision does not define
+	params    wireimpl.Codec   // decoded (possibly partly, when decodeErr is set)
+	hasParams bool             // the message carried params
 	// decodeErr is the params' decoding failure; the version and name below
 	// then come from a syntax-only look at the params.
 	decodeErr  error
@@ -60,7 +61,7 @@ var errCancelled = errors.New("server: request cancelled")
 // read decodes m's params for desc into in, keeping the outcome for the
 // checks.
 func (s *Server) read(in *incoming, desc *wireimpl.Method, m *jsonrpc.Message) {
-	*in = incoming{method: m.Method, desc: desc, params: desc.NewParams()}
+	*in = incoming{method: m.Method, desc: desc, params: desc.NewParams(), hasParams: m.Params != nil}
 	if m.Params != nil {
 		d := wireimpl.GetDecoder(m.Params)
 		err := in.params.DecodeJSON(d)
@@ -110,9 +111,13 @@ func missingVersion(params wireimpl.Codec) bool {
 
 // serve answers one request after the transport read it: the result to
 // send, or the error to answer with. errCancelled means: send nothing.
-func (s *Server) serve(ctx context.Context, ex *exchange, m *jsonrpc.Message) (result wireimpl.Codec, err error) {
-	if legacyInitialize(m) {
-		return nil, s.legacyInitialize(m.Params)
+func (s *Server) serve(ctx context.Context, ex *exchange, m *jsonrpc.Message) (wireimpl.Codec, error) {
+	if ex.sess != nil {
+		return s.serveLegacy(ctx, ex, m)
+	}
+	if isHandshake(m) {
+		// Transports that open sessions answer initialize before serve.
+		return nil, s.noHandshake(topVersion(m.Params))
 	}
 	desc := s.rev.Lookup(m.Method)
 	if desc != nil && (desc.Kind != wireimpl.Request || desc.Direction&wireimpl.ClientToServer == 0) {
@@ -136,20 +141,27 @@ func (s *Server) serve(ctx context.Context, ex *exchange, m *jsonrpc.Message) (r
 	if desc == nil {
 		return nil, wireimpl.MethodNotFound(m.Method)
 	}
-	if err := s.check(in, m); err != nil {
+	return s.dispatch(ctx, ex, in)
+}
+
+// dispatch runs the checks that follow the transport's (validation, the
+// capability gate) and then the handler, for a request of either era.
+func (s *Server) dispatch(ctx context.Context, ex *exchange, in *incoming) (result wireimpl.Codec, err error) {
+	desc := in.desc
+	if err := s.check(in); err != nil {
 		return nil, err
 	}
 	if desc.ServerCapability != "" && !s.advertised().Has(desc.ServerCapability) {
-		return nil, notSupported(m.Method, desc.ServerCapability)
+		return nil, notSupported(in.method, desc.ServerCapability)
 	}
 	ctx = withExchange(ctx, ex)
 	defer func() {
 		if r := recover(); r != nil {
-			s.log.Error("handler panicked", "method", m.Method, "panic", r, "stack", string(debug.Stack()))
+			s.log.Error("handler panicked", "method", in.method, "panic", r, "stack", string(debug.Stack()))
 			result, err = nil, &wire.Error{Code: wire.CodeInternalError, Message: "Internal error"}
 		}
 	}()
-	result, err = s.call(ctx, m.Method, in.params)
+	result, err = s.call(ctx, in.method, in.params)
 	if err != nil && ctx.Err() != nil {
 		return nil, errCancelled
 	}
@@ -157,6 +169,23 @@ func (s *Server) serve(ctx context.Context, ex *exchange, m *jsonrpc.Message) (r
 		s.stampCacheHints(result) // a shared page has its hints already
 	}
 	return result, err
+}
+
+// topVersion is the protocolVersion member of initialize params.
+func topVersion(params wire.Raw) string {
+	v, _ := topString(params, "protocolVersion")
+	return v
+}
+
+// topString reads the top-level string member key of params.
+func topString(params wire.Raw, key string) (string, bool) {
+	if params == nil {
+		return "", false
+	}
+	d := wireimpl.GetDecoder(params)
+	defer wireimpl.PutDecoder(d)
+	v, found, err := d.PeekMember(key)
+	return v, found && err == nil
 }
 
 // cacheable is a result carrying caching hints (CACHE-1).
@@ -180,9 +209,9 @@ func (s *Server) stampCacheHints(result wireimpl.Codec) {
 // check turns a params decoding or validation failure into -32602. A fault
 // in params themselves or in their _meta is a malformed request (HTTP 400,
 // META-2); other faults are the handler's kind of invalid params.
-func (s *Server) check(in *incoming, m *jsonrpc.Message) error {
+func (s *Server) check(in *incoming) error {
 	err := in.decodeErr
-	if err == nil && m.Params == nil && in.desc.ParamsRequired {
+	if err == nil && !in.hasParams && in.desc.ParamsRequired {
 		err = &wire.ValidationError{Violations: []wire.Violation{{Message: "required member is missing"}}}
 	}
 	if err == nil {
@@ -232,6 +261,9 @@ func (s *Server) respond(ctx context.Context, ex *exchange, m *jsonrpc.Message, 
 		return nil, errCancelled
 	case err != nil:
 		rpc := s.toRPCError(m.Method, err)
+		if ex.sess != nil {
+			rpc = legacyError(err, rpc)
+		}
 		jsonrpc.WriteError(e, m.ID, rpc)
 		if se := (*statusError)(nil); errors.As(err, &se) {
 			return se, nil

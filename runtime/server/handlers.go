@@ -19,7 +19,7 @@ type handler struct{ s *Server }
 func (h handler) Discover(ctx context.Context, p *mcp.RequestParams) (*mcp.DiscoverResult, error) {
 	s := h.s
 	r := &mcp.DiscoverResult{
-		SupportedVersions: s.opts.Versions,
+		SupportedVersions: s.statelessVersions, // those a request may name in _meta
 		Capabilities:      *s.advertised(),
 		ResultType:        mcp.ResultTypeComplete,
 		Meta:              s.resultMeta(),

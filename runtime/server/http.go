@@ -42,17 +42,38 @@ type HTTPOptions struct {
 	// KeepAlive is the interval of SSE comment lines on subscriptions/listen
 	// streams (SSE-5). Default 15 s.
 	KeepAlive time.Duration
-	// Principal names the caller for binding requestState (MRTR-17).
-	// Default: a digest of the Authorization header, if any.
+	// Principal names the caller for binding requestState (MRTR-17) and
+	// 2025-11-25 sessions: a session is found only for the principal that
+	// opened it (LHTTP-12). Default: a digest of the Authorization header,
+	// if any.
 	Principal func(r *http.Request) string
+
+	// SessionIdleTimeout ends a 2025-11-25 session after this long without
+	// a request, a running request or an open stream. Default 30 minutes.
+	SessionIdleTimeout time.Duration
+	// MaxSessions bounds the 2025-11-25 sessions kept at once; an
+	// initialize beyond it is refused with 503. Default 10000.
+	MaxSessions int
+	// RetryInterval is the SSE retry field of 2025-11-25 streams: how long
+	// a client waits before it reconnects to a stream that closed (LSSE-5).
+	// Default 1 s.
+	RetryInterval time.Duration
 }
 
 // Handler returns the Streamable HTTP transport (§5.3) as an http.Handler
-// to mount at the MCP endpoint: POST only (GET and DELETE get 405), one
-// JSON-RPC message per body, answered with application/json or, when the
-// request can produce notifications, text/event-stream.
+// to mount at the MCP endpoint. A request carrying the stateless
+// revision's _meta is served on its own POST: one JSON-RPC message per
+// body, answered with application/json or, when the request can produce
+// notifications, text/event-stream; it is cancelled when the client closes
+// the response (HCAN-1), and Mcp-Session-Id is ignored on it. A client
+// that begins with initialize gets a 2025-11-25 session (Mcp-Session-Id):
+// its messages are POSTed with the session id, GET opens its stream of
+// server messages or resumes a stream (Last-Event-ID), DELETE ends it; a
+// closed connection does not cancel its requests (LCAN-6). Without any
+// initialize-based version in Options.Versions, GET and DELETE get 405.
 //
-// Requests are cancelled when the client closes the response (HCAN-1).
+// Sessions are bounded by HTTPOptions.MaxSessions and
+// SessionIdleTimeout.
 // Serve it from an http.Server with ReadHeaderTimeout set (NewHTTPServer
 // does); WriteTimeout must stay 0 because listen streams are long-lived.
 func (s *Server) Handler(opts *HTTPOptions) http.Handler {
@@ -65,6 +86,18 @@ func (s *Server) Handler(opts *HTTPOptions) http.Handler {
 	}
 	if h.opts.KeepAlive <= 0 {
 		h.opts.KeepAlive = 15 * time.Second
+	}
+	if h.opts.SessionIdleTimeout <= 0 {
+		h.opts.SessionIdleTimeout = DefaultSessionIdleTimeout
+	}
+	if h.opts.MaxSessions <= 0 {
+		h.opts.MaxSessions = DefaultMaxSessions
+	}
+	if h.opts.RetryInterval <= 0 {
+		h.opts.RetryInterval = DefaultRetryInterval
+	}
+	if len(s.sessionVersions) > 0 {
+		h.sessions = newSessionStore(h.opts.SessionIdleTimeout, h.opts.MaxSessions)
 	}
 	return h
 }
@@ -84,8 +117,9 @@ func NewHTTPServer(addr string, h http.Handler) *http.Server {
 }
 
 type httpHandler struct {
-	s    *Server
-	opts HTTPOptions
+	s        *Server
+	opts     HTTPOptions
+	sessions *sessionStore // nil when no initialize-based version is served
 }
 
 func isLoopbackHost(host string) bool {
@@ -156,7 +190,14 @@ func writeJSONError(w http.ResponseWriter, id wire.ID, err *wire.Error) {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
+	switch {
+	case r.Method == http.MethodPost:
+	case h.sessions != nil && (r.Method == http.MethodGet || r.Method == http.MethodDelete):
+	case h.sessions != nil:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		http.Error(w, "Method Not Allowed: this MCP endpoint accepts POST, and GET and DELETE with a session", http.StatusMethodNotAllowed)
+		return
+	default:
 		// GET streams and DELETE of sessions are gone in this revision (COMPAT-11).
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, "Method Not Allowed: this MCP endpoint accepts POST only", http.StatusMethodNotAllowed)
@@ -168,6 +209,14 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if o := r.Header.Get("Origin"); o != "" && !h.originAllowed(o) {
 		writeJSONError403(w)
+		return
+	}
+	switch r.Method {
+	case http.MethodGet:
+		h.serveGet(w, r)
+		return
+	case http.MethodDelete:
+		h.serveDelete(w, r)
 		return
 	}
 	body, err := readBody(w, r, h.opts.MaxBodyBytes)
@@ -196,6 +245,16 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if derr := jsonrpc.DecodeInto(body, m); derr != nil {
 		writeJSONError(w, m.ID, derr.(*wire.Error))
 		return
+	}
+	if h.sessions != nil {
+		if m.Kind == jsonrpc.KindRequest && isHandshake(m) {
+			h.handshake(w, r, m) // whatever the headers say (digest §2.1 step 4)
+			return
+		}
+		if _, named := r.Header[canonicalSessionID]; named && (m.Kind != jsonrpc.KindRequest || !peekParams("", m.Params).hasVersion) {
+			h.serveSession(w, r, m) // a modern request ignores the header (§2.5)
+			return
+		}
 	}
 	switch m.Kind {
 	case jsonrpc.KindNotification:
@@ -291,6 +350,12 @@ func acceptsSSE(r *http.Request) bool {
 func (k *httpSink) verify(in *incoming) error {
 	hdr := k.header
 	pv := hdr.Get(mcpheader.ProtocolVersion)
+	if !in.hasVersion && len(k.srv.sessionVersions) > 0 && !k.srv.supports(pv) {
+		// Neither a modern request nor one of a session: a 2025-11-25
+		// client that did not initialize (digest §2.1 step 7).
+		return &statusError{status: http.StatusBadRequest, rpc: &wire.Error{Code: wire.CodeInvalidRequest,
+			Message: "Bad request: no session; a 2025-11-25 client sends initialize first, then " + headerSessionID + " on every request"}}
+	}
 	if pv == "" {
 		return headerMismatch(mcpheader.ProtocolVersion + " header is missing")
 	}
@@ -359,6 +424,9 @@ func (k *httpSink) verifyParams(params []mcpheader.Param, args *arguments) error
 
 // canonicalName is the canonical form of the Mcp-Name header (HDR-1).
 var canonicalName = textproto.CanonicalMIMEHeaderKey(mcpheader.Name)
+
+// canonicalSessionID is the canonical form of Mcp-Session-Id.
+var canonicalSessionID = textproto.CanonicalMIMEHeaderKey(headerSessionID)
 
 // httpSink writes a request's notifications as SSE events when the
 // response is a stream; a JSON response carries only the final answer.

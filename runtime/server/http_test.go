@@ -25,10 +25,10 @@ func wantHTTPError(t *testing.T, resp *http.Response, msgs []msg, status, code i
 	}
 }
 
-// TestCOMPAT11_GetDelete405: only POST is served; GET and DELETE get 405
-// with Allow: POST.
+// TestCOMPAT11_GetDelete405: a server of the stateless revision only
+// serves POST; GET and DELETE get 405 with Allow: POST.
 func TestCOMPAT11_GetDelete405(t *testing.T) {
-	h := startHTTP(t, newServer(t, nil), nil)
+	h := startHTTP(t, newServer(t, &Options{Versions: []string{testVersion}}), nil)
 	for _, method := range []string{http.MethodGet, http.MethodDelete, http.MethodPut} {
 		req, _ := http.NewRequest(method, h.ts.URL, nil)
 		req.Header.Set("Accept", "text/event-stream")

@@ -188,10 +188,7 @@ func (s *Server) listen(ctx context.Context, p *mcp.SubscriptionsListenRequestPa
 		case <-l.wake:
 		}
 		c, uris := l.take()
-		for _, n := range []struct {
-			bit    change
-			method string
-		}{{changeTools, mcp.NotificationToolListChanged}, {changePrompts, mcp.NotificationPromptListChanged}, {changeResources, mcp.NotificationResourceListChanged}} {
+		for _, n := range listChanges {
 			if c&n.bit == 0 {
 				continue
 			}

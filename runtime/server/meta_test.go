@@ -132,11 +132,12 @@ func TestSTL1_META5_NothingCarriedOver(t *testing.T) {
 	c.finish()
 }
 
-// TestCOMPAT10_InitializeNamesVersions: a legacy initialize (no _meta, on
-// HTTP none of the new headers) is refused with -32022 naming the served
-// versions in data and in the message (HTTP 400).
+// TestCOMPAT10_InitializeNamesVersions: a server configured to serve the
+// stateless revision only refuses a legacy initialize (no _meta, on HTTP
+// none of the new headers) with -32022 naming the served versions in data
+// and in the message (HTTP 400).
 func TestCOMPAT10_InitializeNamesVersions(t *testing.T) {
-	s := newServer(t, nil)
+	s := newServer(t, &Options{Versions: []string{testVersion}})
 	init := request(0, "initialize", obj{"protocolVersion": "2025-11-25", "capabilities": obj{}, "clientInfo": obj{"name": "old", "version": "1"}})
 	check := func(t *testing.T, m msg) {
 		t.Helper()

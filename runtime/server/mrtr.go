@@ -21,6 +21,10 @@ import (
 // handler: the server then answers with an InputRequiredResult listing
 // every input the handler asked for, and calls the handler again when the
 // client retries with the answers (multi round-trip requests, §6.1).
+//
+// A client in a 2025-11-25 session (one that began with initialize) never
+// sees it: Elicit, Sample and Roots send it a real request and return its
+// answer, so the same handler runs once and serves both eras.
 var ErrInputRequired = errors.New("server: input required from the client")
 
 // inputs is the multi round-trip side of a tools/call, prompts/get or
@@ -72,6 +76,10 @@ func (r *Request) State() []byte {
 func (r *Request) SetState(b []byte) {
 	if r.in.allowed {
 		st := r.in.st()
+		if r.ex.sess != nil {
+			st.state = b // a session's handler runs once: State sees it at once
+			return
+		}
 		st.newState, st.stateSet = b, true
 	}
 }
@@ -95,6 +103,11 @@ func errNoInputs(method string) error {
 // other errors are returned as they are.
 func (s *Server) outcome(r *Request, err error) (*mcp.InputRequiredResult, error) {
 	if errors.Is(err, ErrInputRequired) {
+		if r.ex.sess != nil {
+			// Only RetryLater gets here: a session's handler has its
+			// answers at once, and its client cannot retry a request.
+			return nil, &wire.Error{Code: wire.CodeInternalError, Message: "Internal error: the server is busy; try again later"}
+		}
 		return s.inputRequired(r)
 	}
 	return nil, err
@@ -153,6 +166,13 @@ func (r *Request) ElicitURL(key string, p mcp.ElicitRequestURLParams) (*mcp.Elic
 }
 
 func (r *Request) elicit(key string, p mcp.ElicitRequestParams) (*mcp.ElicitResult, error) {
+	if sess := r.ex.sess; sess != nil {
+		res := &mcp.ElicitResult{}
+		if err := sess.ask(r.ctx, r.ex.out, mcp.InputElicit, &p, res); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
 	if raw, ok := r.answer(key); ok {
 		var res mcp.ElicitResult
 		if err := decodeAnswer(raw, &res); err != nil {
@@ -177,6 +197,13 @@ func (r *Request) Sample(key string, p mcp.CreateMessageRequestParams) (*mcp.Cre
 	case (p.Tools != nil || p.ToolChoice != nil) && !caps.Has(tools): // SMP-3
 		return nil, missingCapability(tools)
 	}
+	if sess := r.ex.sess; sess != nil {
+		res := &mcp.CreateMessageResult{}
+		if err := sess.ask(r.ctx, r.ex.out, mcp.InputCreateMessage, &p, res); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
 	if raw, ok := r.answer(key); ok {
 		var res mcp.CreateMessageResult
 		if err := decodeAnswer(raw, &res); err != nil {
@@ -194,6 +221,13 @@ func (r *Request) Roots(key string) (*mcp.ListRootsResult, error) {
 	}
 	if c := capabilityOf(mcp.InputListRoots); !r.Meta.ClientCapabilities.Has(c) {
 		return nil, missingCapability(c)
+	}
+	if sess := r.ex.sess; sess != nil {
+		res := &mcp.ListRootsResult{}
+		if err := sess.ask(r.ctx, r.ex.out, mcp.InputListRoots, nil, res); err != nil {
+			return nil, err
+		}
+		return res, nil
 	}
 	if raw, ok := r.answer(key); ok {
 		var res mcp.ListRootsResult

@@ -16,7 +16,8 @@ type exchange struct {
 	id        wire.ID
 	method    string
 	out       sink
-	principal string // who is asking (binds requestState, MRTR-17)
+	principal string   // who is asking (binds requestState, MRTR-17)
+	sess      *session // the initialize-based session of the request; nil for modern requests
 	in        incoming
 }
 
@@ -59,6 +60,7 @@ type Request struct {
 
 	srv *Server
 	ex  *exchange
+	ctx context.Context // the request's; a session's requests to the client end with it
 
 	mu           sync.Mutex
 	progressSent bool
@@ -70,7 +72,7 @@ type Request struct {
 
 func (r *Request) init(ctx context.Context, s *Server, method string, meta *mcp.RequestMetaObject) {
 	ex := exchangeFrom(ctx)
-	r.ID, r.Method, r.Meta, r.srv, r.ex = ex.id, method, meta, s, ex
+	r.ID, r.Method, r.Meta, r.srv, r.ex, r.ctx = ex.id, method, meta, s, ex, ctx
 	if d := s.rev.Lookup(method); d != nil {
 		r.in.allowed = d.InputRequired // MRTR-1
 	}
@@ -141,4 +143,18 @@ func (r *Request) finish() {
 	r.mu.Lock()
 	r.done = true
 	r.mu.Unlock()
+}
+
+// CloseStream ends the HTTP response that carries this request's messages
+// now, while the request goes on (SEP-1699 polling): the client
+// reconnects after the retry interval (HTTPOptions.RetryInterval) with
+// Last-Event-ID and gets everything the request sent meanwhile, its
+// answer included (LSSE-5, LSSE-7). It applies to requests of 2025-11-25
+// sessions over HTTP answered on a stream; elsewhere it does nothing and
+// reports false.
+func (r *Request) CloseStream() bool {
+	if rel, ok := r.ex.out.(interface{ release() bool }); ok {
+		return rel.release()
+	}
+	return false
 }

@@ -22,8 +22,12 @@ type Options struct {
 	// Instructions is returned by server/discover.
 	Instructions string
 
-	// Versions lists the protocol revisions served, newest first.
-	// Default: [mcp.ProtocolVersion].
+	// Versions lists the protocol revisions served, newest first. Default:
+	// every revision this runtime knows: 2026-07-28, served statelessly,
+	// and 2025-11-25, 2025-06-18 and 2025-03-26, served to clients that
+	// begin with initialize (a session per client). Leave the older ones
+	// out to serve the stateless revision only; initialize is then
+	// answered with the versions served (COMPAT-10).
 	Versions []string
 
 	// PageSize is the number of items per page of a list result. Default 100.
@@ -88,7 +92,10 @@ type Server struct {
 	hub    *hub
 	sealer *sealer
 
-	rev   *wireimpl.Revision // the revision served: mcp.Revision
+	rev   *wireimpl.Revision // the stateless revision: mcp.Revision
+
+	statelessVersions []string // Options.Versions served without a handshake
+	sessionVersions   []string // Options.Versions negotiated by initialize, newest first
 	chain jsonrpc.Handler    // Options.Middleware around the dispatch; nil without any
 	caps  atomic.Pointer[mcp.ServerCapabilities]
 	pages pageCache // list pages while the lists are unchanged
@@ -101,7 +108,7 @@ func New(info mcp.Implementation, opts *Options) *Server {
 		s.opts = *opts
 	}
 	if len(s.opts.Versions) == 0 {
-		s.opts.Versions = []string{mcp.ProtocolVersion}
+		s.opts.Versions = allVersions()
 	}
 	if s.opts.PageSize <= 0 {
 		s.opts.PageSize = 100
@@ -126,6 +133,11 @@ func New(info mcp.Implementation, opts *Options) *Server {
 			s.log.Warn("Options.StateKey must be 32 bytes; using a random key")
 		}
 	}
+	var unknown []string
+	s.statelessVersions, s.sessionVersions, unknown = splitVersions(s.opts.Versions)
+	if len(unknown) > 0 {
+		s.log.Warn("Options.Versions names revisions this runtime does not serve; they are ignored", "versions", unknown)
+	}
 	s.sealer = newSealer(key, s.opts.StateTTL, s.opts.SingleUseState)
 	s.hub = newHub()
 	s.rev = mcp.Revision
@@ -147,7 +159,7 @@ func New(info mcp.Implementation, opts *Options) *Server {
 
 // supports reports whether version is served.
 func (s *Server) supports(version string) bool {
-	return slices.Contains(s.opts.Versions, version)
+	return slices.Contains(s.statelessVersions, version)
 }
 
 // advertised is what the server declares now (GATE-2). It is computed

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/go-faster/jx"
@@ -30,7 +31,7 @@ const stdioGrace = 5 * time.Second
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
-	c := &stdioConn{s: s, w: w, inflight: map[wire.ID]*stdioCall{}, readErr: make(chan error, 1)}
+	c := &stdioConn{s: s, w: w, ctx: ctx, inflight: map[wire.ID]*stdioCall{}, readErr: make(chan error, 1)}
 	go c.read(ctx, bufio.NewReaderSize(r, 64<<10))
 	var err error
 	select {
@@ -51,6 +52,11 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 		cancelAll()
 		<-done
 	}
+	cancelAll()
+	if sess := c.sess.Load(); sess != nil {
+		sess.end()
+	}
+	c.pump.Wait()
 	return err
 }
 
@@ -80,6 +86,7 @@ func readLine(br *bufio.Reader, max int) (line []byte, long bool, err error) {
 
 type stdioConn struct {
 	s       *Server
+	ctx     context.Context // the connection's: ends when ServeStdio returns
 	w       io.Writer
 	wg      sync.WaitGroup // requests being served
 	readErr chan error     // why reading ended
@@ -88,6 +95,11 @@ type stdioConn struct {
 
 	mu       sync.Mutex
 	inflight map[wire.ID]*stdioCall
+
+	// sess is the connection's session once a client sent initialize
+	// (LSTDIO-4); requests without modern _meta belong to it.
+	sess atomic.Pointer[session]
+	pump sync.WaitGroup // the session's change notifications
 }
 
 type stdioCall struct {
@@ -172,14 +184,19 @@ func (c *stdioConn) handle(ctx context.Context, line []byte) (serve func()) {
 		c.writeLine(func(e *jx.Encoder) { jsonrpc.WriteError(e, m.ID, err.(*wire.Error)) })
 		return nil
 	}
+	sess := c.sess.Load()
 	switch m.Kind {
 	case jsonrpc.KindNotification:
 		if m.Method == mcp.NotificationCancelled {
-			c.cancel(m.Params)
+			c.cancel(m.Params) // either era: one id space per connection
+		} else if sess != nil {
+			sess.notified(m)
 		}
-		return nil // other notifications need no answer (MSG-5)
+		return nil // no notification is answered (MSG-5)
 	case jsonrpc.KindResult, jsonrpc.KindError:
-		c.s.log.Warn("ignoring a response sent to the server (MSG-4)", "id", m.ID.String())
+		if sess == nil || !sess.deliver(m) {
+			c.s.log.Warn("ignoring a response to no request of the server", "id", m.ID.String())
+		}
 		return nil
 	}
 	c.mu.Lock()
@@ -251,7 +268,16 @@ func (c *stdioConn) serve(ctx context.Context, call *stdioCall, m *jsonrpc.Messa
 	ex := &exchange{id: m.ID, method: m.Method, out: stdioSink{c, call}}
 	e := jx.GetEncoder()
 	defer jx.PutEncoder(e)
-	rpc, err := c.s.respond(ctx, ex, m, e)
+	var rpc, err error
+	switch sess := c.sess.Load(); {
+	case sess != nil && !peekParams("", m.Params).hasVersion:
+		ex.sess = sess // a request of the session; modern requests stay stateless (§2.2)
+		rpc, err = c.s.respond(ctx, ex, m, e)
+	case isHandshake(m):
+		rpc = c.handshake(m, e)
+	default:
+		rpc, err = c.s.respond(ctx, ex, m, e)
+	}
 	// The id is free again once the client sees the answer (ID-2): drop it
 	// before writing, so an immediate reuse is not refused as a duplicate.
 	c.forget(m.ID, call)
@@ -275,5 +301,45 @@ func (c *stdioConn) serve(ctx context.Context, call *stdioCall, m *jsonrpc.Messa
 		jsonrpc.WriteNotification(e, mcp.NotificationCancelled, n.EncodeJSON)
 		e.RawStr("\n")
 		_, _ = c.w.Write(e.Bytes())
+	}
+}
+
+// handshake answers initialize and opens the connection's session; a
+// second initialize is refused (serveLegacy).
+func (c *stdioConn) handshake(m *jsonrpc.Message, e *jx.Encoder) error {
+	sess, res, err := c.s.handshake(m, "")
+	if err == nil && !c.sess.CompareAndSwap(nil, sess) {
+		sess.end()
+		sess, err = nil, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: this connection is initialized already"}
+	}
+	if err != nil {
+		rpc := c.s.toRPCError(m.Method, err)
+		jsonrpc.WriteError(e, m.ID, rpc)
+		return rpc
+	}
+	if sess.listener != nil {
+		c.pump.Add(1)
+		go c.notifyChanges(c.ctx, sess)
+	}
+	jsonrpc.WriteResult(e, m.ID, res.EncodeJSON)
+	return nil
+}
+
+// notifyChanges writes the session's list-changed and resource-updated
+// notifications (LSUB-2, LSUB-4) until the connection or session ends.
+func (c *stdioConn) notifyChanges(ctx context.Context, sess *session) {
+	defer c.pump.Done()
+	send := func(write func(*jx.Encoder)) bool { return c.writeLine(write) }
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-sess.ctx.Done():
+			return
+		case <-sess.listener.wake:
+			if !sess.changes(send) {
+				return
+			}
+		}
 	}
 }

@@ -111,7 +111,7 @@ type Revision struct {
 	// ErrorCodes are the error codes the revision defines, by name
 	// ("ResourceNotFound"): those of its error definitions and those its
 	// prose states.
-	ErrorCodes map[string]int
+	ErrorCodes map[string]int64
 	// Methods lists every method, sorted by name (a name sent both ways,
 	// as a request and a notification, has an entry per kind).
 	Methods []Method

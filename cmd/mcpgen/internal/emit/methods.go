@@ -144,7 +144,7 @@ func methodsFile(f *jen.File, pkg *plan.Package) {
 		for _, c := range pkg.ErrorCodes {
 			codes[jen.Lit(c.Name)] = jen.Id(c.Const)
 		}
-		rev[jen.Id("ErrorCodes")] = jen.Map(jen.String()).Int().Values(codes)
+		rev[jen.Id("ErrorCodes")] = jen.Map(jen.String()).Int64().Values(codes)
 	}
 	f.Comment("Revision is the table the runtime reads for this revision: its methods and")
 	f.Comment("what they need.")
