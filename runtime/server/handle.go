@@ -29,7 +29,7 @@ import (
 // incoming is a request's params as the server read them, for the checks
 // that precede the handler.
 type incoming struct {
-	method string
+	method    string
 	desc      *wireimpl.Method // nil for a method the revision does not define
 	params    wireimpl.Codec   // decoded (possibly partly, when decodeErr is set)
 	hasParams bool             // the message carried params

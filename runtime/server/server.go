@@ -92,13 +92,13 @@ type Server struct {
 	hub    *hub
 	sealer *sealer
 
-	rev   *wireimpl.Revision // the stateless revision: mcp.Revision
+	rev *wireimpl.Revision // the stateless revision: mcp.Revision
 
-	statelessVersions []string // Options.Versions served without a handshake
-	sessionVersions   []string // Options.Versions negotiated by initialize, newest first
-	chain jsonrpc.Handler    // Options.Middleware around the dispatch; nil without any
-	caps  atomic.Pointer[mcp.ServerCapabilities]
-	pages pageCache // list pages while the lists are unchanged
+	statelessVersions []string        // Options.Versions served without a handshake
+	sessionVersions   []string        // Options.Versions negotiated by initialize, newest first
+	chain             jsonrpc.Handler // Options.Middleware around the dispatch; nil without any
+	caps              atomic.Pointer[mcp.ServerCapabilities]
+	pages             pageCache // list pages while the lists are unchanged
 }
 
 // New returns a server that identifies itself with info.

@@ -33,7 +33,7 @@ type session struct {
 	cancel context.CancelFunc
 
 	initialized atomic.Bool
-	fixed       wire.Members                  // protocol version, capabilities, client info
+	fixed       wire.Members                 // protocol version, capabilities, client info
 	meta        atomic.Pointer[wire.Members] // fixed, plus the log level
 
 	listener *listener // list changes and subscribed resources (nil once ended)

@@ -108,7 +108,7 @@ func (p *planner) planErrorCodes() {
 		name := strings.TrimSuffix(t.Name, "Error")
 		p.pkg.ErrorCodes = append(p.pkg.ErrorCodes, &ErrorCode{
 			Name: name, Const: p.newName("Code" + name),
-			Def:   t.Name, Code: code, Doc: t.Doc,
+			Def: t.Name, Code: code, Doc: t.Doc,
 		})
 	}
 }
