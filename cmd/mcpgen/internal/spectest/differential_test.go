@@ -28,7 +28,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -126,6 +128,22 @@ var deviations = []deviation{
 		rewrite: respellIntegers,
 	},
 	{
+		name: "Go number limits",
+		matcher: "schema patch: every integer the generator holds in an int64 must lie in its range, every number it holds in a float64 " +
+			"(ElicitResult.content's included) must be exactly the shortest decimal of a float64 (format mcpgen-int64, mcpgen-float64); " +
+			"JSONValue's numbers, kept verbatim, are left alone",
+		reason: "integer members are Go int64s and number members float64s: a value they cannot hold (9223372036854775808, " +
+			"9007199254740993, 1E400, 1e-400, 1.00000000000000000001) is a decode error naming the limit, never rounded",
+		patch: patchNumberLimits,
+	},
+	{
+		name:    "JSON-RPC notification has no id",
+		matcher: `schema patch: JSONRPCMessage's JSONRPCNotification branch gets "not": {"required": ["id"]}`,
+		reason: "JSON-RPC 2.0 section 4.1 and MSG-5: a notification is a request object without an id; schema.json's " +
+			"JSONRPCNotification admits any member, so a request with an invalid id would pass as a notification (plan/union.go forbidNotificationID)",
+		patch: patchNotificationID,
+	},
+	{
 		name:    "duplicate names",
 		matcher: `instances in which an object repeats a member name (after unescaping: "name" and "na\u006de" are the same name)`,
 		reason: "README: decoding rejects duplicate members. JSON Schema 2020-12 section 4.2.3 leaves such documents undefined and " +
@@ -135,9 +153,97 @@ var deviations = []deviation{
 	{
 		name:    "nesting limit",
 		matcher: "instances nesting objects and arrays deeper than 128 levels (the outermost value is level 1)",
-		reason:  "README: decoding rejects nesting deeper than wire.MaxDepth (128), also inside verbatim values; RFC 8259 section 9 allows the limit, JSON Schema has none",
+		reason:  "README: decoding rejects nesting deeper than wireimpl.MaxDepth (128), also inside verbatim values; RFC 8259 section 9 allows the limit, JSON Schema has none",
 		reject:  func(info parseInfo) bool { return info.tooDeep },
 	},
+	{
+		name:    "lone surrogates",
+		matcher: `instances with a string or member name escaping a lone surrogate ("\ud800", "\udc00x")`,
+		reason: "a Go string cannot hold a lone surrogate and replacing it (U+FFFD) would change the value; such strings are rejected " +
+			"everywhere, verbatim values included, as I-JSON (RFC 7493 section 2.1) requires",
+		reject: func(info parseInfo) bool { return info.lone },
+	},
+}
+
+// patchNumberLimits marks the numbers the generator holds in Go int64 and
+// float64 values (see the deviation "Go number limits").
+func patchNumberLimits(defs map[string]any) {
+	// walk visits schema v at ptr; float: integers are float64s here.
+	var walk func(v any, ptr string, float bool)
+	walk = func(v any, ptr string, float bool) {
+		// ElicitResult.content: integers are float64s there (plan/quirks.go).
+		float = float || ptr == "/ElicitResult/properties/content"
+		switch v := v.(type) {
+		case []any:
+			for i, x := range v {
+				walk(x, ptr+"/"+strconv.Itoa(i), float)
+			}
+		case map[string]any:
+			ts := types(v)
+			switch {
+			case slices.Contains(ts, "number") || float && slices.Contains(ts, "integer"):
+				v["format"] = "mcpgen-float64"
+			case slices.Contains(ts, "integer"):
+				v["format"] = "mcpgen-int64"
+			}
+			for _, k := range sortedKeys(v) {
+				switch k {
+				case "const", "enum", "default", "examples": // values, not schemas
+				case "properties": // member names, then schemas
+					for _, name := range sortedKeys(v[k].(map[string]any)) {
+						walk(v[k].(map[string]any)[name], ptr+"/properties/"+name, float)
+					}
+				default:
+					walk(v[k], ptr+"/"+k, float)
+				}
+			}
+		}
+	}
+	for _, name := range sortedKeys(defs) {
+		if name != "JSONValue" {
+			walk(defs[name], "/"+name, false)
+		}
+	}
+}
+
+// int64Limit and float64Limit check the formats of patchNumberLimits on
+// numbers (the integers beyond int64, the numbers that are not exactly a
+// float64's shortest decimal); other values pass.
+func int64Limit(v any) error {
+	n, ok := v.(jsonNumber)
+	if !ok {
+		return nil
+	}
+	if r := rat(string(n)); r.IsInt() && !r.Num().IsInt64() {
+		return errors.New("outside the int64 range")
+	}
+	return nil
+}
+
+func float64Limit(v any) error {
+	n, ok := v.(jsonNumber)
+	if !ok {
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil {
+		return errors.New("outside the float64 range")
+	}
+	if rat(strconv.FormatFloat(f, 'g', -1, 64)).Cmp(rat(string(n))) != 0 {
+		return errors.New("not exactly a float64")
+	}
+	return nil
+}
+
+// patchNotificationID: see the deviation "JSON-RPC notification has no id".
+func patchNotificationID(defs map[string]any) {
+	for _, b := range defs["JSONRPCMessage"].(map[string]any)["anyOf"].([]any) {
+		if b := b.(map[string]any); b["$ref"] == "#/$defs/JSONRPCNotification" {
+			b["not"] = map[string]any{"required": []any{"id"}}
+			return
+		}
+	}
+	panic("JSONRPCMessage has no JSONRPCNotification branch")
 }
 
 // patchResultType narrows resultType in unions of results (see the
@@ -274,6 +380,14 @@ var minimalInstances = []struct{ def, json, note string }{
 	{"TextContent", `{"type":"text","text":"","te\u0078t":""}`, "deviation duplicate names"},
 	{"TextContent", `{"type":"text","text":"","_meta":{"x":` + strings.Repeat("[", 127) + strings.Repeat("]", 127) + `}}`, "deviation nesting limit"},
 	{"TextContent", `{"type":"text","text":"","_meta":{"x":` + strings.Repeat("[", 126) + strings.Repeat("]", 126) + `}}`, "nesting at the limit"},
+	{"JSONRPCNotification", `{"jsonrpc":"2.0","method":"x","id":1}`, "a notification with an id, alone: schema.json admits it"},
+	{"ProgressNotificationParams", `{"progressToken":9223372036854775807,"progress":1.7976931348623157e308}`, "Go number limits: the largest values held"},
+	{"ProgressNotificationParams", `{"progressToken":-9223372036854775808,"progress":5e-324}`, "Go number limits: the smallest values held"},
+	// Free-form values keep their bytes (diffverbatim_test.go).
+	{"CallToolRequestParams", `{"name":"t","arguments":{ "a" : 1.0E+2 , "b" : "\u00e9\/" , "c":[ -0 ,{ }]}}`, "verbatim arguments"},
+	{"TextContent", `{"type":"text","text":"\u0041","_meta":{"x":1.0,"y":"\u0041","z":{ }}}`, "verbatim _meta values"},
+	{"Tool", `{"name":"t","inputSchema":{"type":"object","properties":{ "a" : {"type":"number","minimum":1.50}}}}`, "verbatim schema documents"},
+	{"CallToolResult", `{"content":[],"structuredContent":{ "n" : 1e2 , "s":"\ud83d\ude00"}}`, "verbatim structuredContent"},
 }
 
 // harness holds the schema and the validators.
@@ -390,6 +504,9 @@ func (h *harness) variant(mask int) (map[string]*jsonschema.Schema, error) {
 			return nil
 		}})
 	}
+	// The Go number limits (patchNumberLimits).
+	c.RegisterFormat(&jsonschema.Format{Name: "mcpgen-int64", Validate: int64Limit})
+	c.RegisterFormat(&jsonschema.Format{Name: "mcpgen-float64", Validate: float64Limit})
 	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, err
 	}
@@ -447,6 +564,7 @@ const (
 	findOutsideModel   = "generated accepts an instance it must reject (deviation rule)"
 	findRoundTrip      = "re-encoding changes the value"
 	findEncoding       = "re-encoding is not one JSON value"
+	findVerbatim       = "re-encoding changes the bytes of a free-form value"
 )
 
 // checkResult is the verdict on one instance.
@@ -462,20 +580,19 @@ type checkResult struct {
 func (h *harness) check(def string, data []byte) checkResult {
 	r := checkResult{gen: runGenerated(def, data)}
 	tree, info, perr := parseExact(data)
+	for _, d := range deviations {
+		if d.reject != nil && d.reject(info) {
+			r.why = "rule: " + d.name
+			if r.gen.ok {
+				r.finding = findOutsideModel
+				r.detail = d.name
+			} else {
+				r.deviation = d.name
+			}
+			return r
+		}
+	}
 	switch {
-	case info.tooDeep || info.dup:
-		name := "nesting limit"
-		if !info.tooDeep {
-			name = "duplicate names"
-		}
-		r.why = "rule: " + name
-		if r.gen.ok {
-			r.finding = findOutsideModel
-			r.detail = name
-		} else {
-			r.deviation = name
-		}
-		return r
 	case perr != nil:
 		r.why = "not JSON: " + perr.Error()
 		if r.gen.ok {
@@ -512,6 +629,8 @@ func (h *harness) check(def string, data []byte) checkResult {
 		}
 		if p, same := sameValue(tree, out, ""); !same {
 			r.finding, r.detail = findRoundTrip, p
+		} else if p, differ := h.doc.verbatimDiff(schemaNode{"$ref": "#/$defs/" + def}, tree, out, data, r.gen.out, ""); differ {
+			r.finding, r.detail = findVerbatim, fmt.Sprintf("%s: free-form value re-encoded (got %s)", p, r.gen.out)
 		}
 	}
 	return r
@@ -915,8 +1034,8 @@ func TestDifferential(t *testing.T) {
 		ex := devExample[k]
 		t.Logf("deviation %s: %d instances, e.g. %s %s (mutation %q at %q)", k, perDev[k], ex.def, shorten(string(ex.data), 300), ex.kind, ex.path)
 	}
-	t.Logf("%d instances of %d definitions (%d spec examples, %d generated seeds, the rest minimal instances and mutants sampled from %d) in %v: %d agree, %d explained by deviations (%s), %d findings in %d classes",
-		checked, len(perDef), exCount, seedCount, mutantsMade, time.Since(start).Round(time.Millisecond), agreeing, checked-agreeing-findings, strings.Join(devs, ", "), findings, len(groups))
+	t.Logf("%d instances of %d definitions (%d spec examples, %d generated seeds, the rest minimal instances and mutants sampled from %d) in %v: %d agree, %d explained by deviations (%s), %d findings in %d classes; %d free-form values compared byte for byte",
+		checked, len(perDef), exCount, seedCount, mutantsMade, time.Since(start).Round(time.Millisecond), agreeing, checked-agreeing-findings, strings.Join(devs, ", "), findings, len(groups), verbatimCompared.Load())
 }
 
 // TestDifferentialFormatOracle pins the validator's format checkers to
@@ -960,6 +1079,8 @@ func TestDifferentialFormatOracle(t *testing.T) {
 		{"uri-template", "{}", false},
 		{"uri-template", "http://x/{a:0}", false},
 		{"uri-template", "http://x/a b", false},
+		{"uri-template", "x/\U000E1000", true},
+		{"uri-template", "x/\U000E0001", false}, // RFC 3987 ucschar skips E0000-E0FFF
 	} {
 		check := map[string]func(string) bool{"uri": rfc3986URI, "byte": rfc4648Base64, "uri-template": rfc6570Template}[tc.format]
 		if got := check(tc.s); got != tc.ok {

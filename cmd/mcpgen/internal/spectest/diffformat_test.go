@@ -198,6 +198,8 @@ func ucsOrPrivate(r rune) bool {
 		return true
 	case 0xe000 <= r && r <= 0xf8ff: // iprivate
 		return true
+	case 0xe0000 <= r && r < 0xe1000: // ucschar's plane-14 range is E1000-EFFFD
+		return false
 	case r >= 0x10000 && r <= 0x10fffd:
 		// ucschar and iprivate cover every plane but its last two code points.
 		return r&0xfffe != 0xfffe

@@ -3,9 +3,10 @@ package spectest
 // Exact JSON for the differential test (differential_test.go): a parser
 // that keeps what encoding/json loses, and a writer that can spell values
 // any way a mutation asks. Numbers keep their token and are compared as
-// decimal values; strings keep lone surrogates (as WTF-8, so "\ud800" and
-// "\ufffd" stay different); member names keep their spelling and
-// duplicates. Nothing here uses the runtime's wire package.
+// decimal values; strings keep lone surrogates (as 3-byte sequences, the
+// "wobbly" UTF-8 of WTF8, so "\ud800" and "\ufffd" stay different);
+// member names keep their spelling and duplicates. Nothing here uses the
+// runtime's wire package.
 
 import (
 	"errors"
@@ -37,14 +38,17 @@ type jnode struct {
 	kind  jkind
 	b     bool
 	num   string // jNumber: the token as written
-	str   string // jString: the value, WTF-8 (lone surrogates as 3-byte sequences)
+	str   string // jString: the value, lone surrogates as 3-byte sequences (WTF8)
 	raw   string // jString: exact spelling, quotes included; "" = canonical
 	mem   []jmember
 	elems []*jnode
+	// start and end locate a parsed value in its input (both 0 for a
+	// built one), for comparing free-form values byte for byte.
+	start, end int
 }
 
 type jmember struct {
-	key    string // WTF-8
+	key    string // lone surrogates as in str
 	rawKey string // exact spelling, quotes included; "" = canonical
 	val    *jnode
 }
@@ -119,6 +123,17 @@ func (p *jparser) lit(word string) bool {
 }
 
 func (p *jparser) value() (*jnode, error) {
+	start := p.i
+	n, err := p.token()
+	if err != nil {
+		return nil, err
+	}
+	n.start, n.end = start, p.i
+	return n, nil
+}
+
+// token reads the value at p.i (value records where it is).
+func (p *jparser) token() (*jnode, error) {
 	if p.i >= len(p.s) {
 		return nil, errors.New("unexpected end")
 	}
@@ -268,7 +283,7 @@ func (p *jparser) hex4() (rune, bool) {
 	return r, true
 }
 
-// string reads a string at p.s[p.i] == '"'. It returns the value (WTF-8)
+// string reads a string at p.s[p.i] == '"'. It returns the value (lone surrogates as in jnode.str)
 // and the spelling when it differs from the canonical one ("" otherwise).
 func (p *jparser) string() (string, string, error) {
 	start := p.i
