@@ -60,3 +60,4 @@ bench:
 fuzz:
 	go test -run '^$$' -fuzz '^FuzzDecodeMessage$$' -fuzztime $(FUZZTIME) ./cmd/mcpgen/internal/spectest/
 	go test -run '^$$' -fuzz '^FuzzDecodeClientRequest$$' -fuzztime $(FUZZTIME) ./cmd/mcpgen/internal/spectest/
+	go test -run '^$$' -fuzz '^FuzzDifferential$$' -fuzztime $(FUZZTIME) ./cmd/mcpgen/internal/spectest/

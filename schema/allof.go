@@ -178,6 +178,13 @@ func (d *Document) merge(a, b *Schema, depth int) (*Schema, error) {
 			return fail("%s %q and %q", s.kw, *s.dst, s.src)
 		}
 	}
+	switch {
+	case m.MultipleOf == nil:
+		m.MultipleOf = b.MultipleOf
+	case b.MultipleOf != nil && *b.MultipleOf != *m.MultipleOf:
+		// Both must hold; one keyword cannot say so in general.
+		return fail("multipleOf %v and %v", *m.MultipleOf, *b.MultipleOf)
+	}
 	m.Minimum = stricter(m.Minimum, b.Minimum, true)
 	m.ExclusiveMinimum = stricter(m.ExclusiveMinimum, b.ExclusiveMinimum, true)
 	m.Maximum = stricter(m.Maximum, b.Maximum, false)

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/big"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/atombender/go-jsonschema/pkg/schemas"
@@ -128,7 +131,7 @@ var known = map[string]bool{
 	"$ref": true, "type": true, "properties": true, "required": true, "additionalProperties": true,
 	"items": true, "anyOf": true, "oneOf": true, "allOf": true, "const": true, "enum": true,
 	"format": true, "pattern": true, "minimum": true, "maximum": true, "exclusiveMinimum": true,
-	"exclusiveMaximum": true, "minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
+	"exclusiveMaximum": true, "multipleOf": true, "minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
 	"title": true, "description": true, "default": true, "examples": true, "$schema": true,
 	"$comment": true, "deprecated": true, "readOnly": true, "writeOnly": true, "$id": true,
 }
@@ -158,6 +161,9 @@ func (b *builder) build(v *value, t *schemas.Type) (*Schema, error) {
 		}
 	}
 	if err := b.checkKinds(v); err != nil {
+		return nil, err
+	}
+	if err := b.checkNumbers(v); err != nil {
 		return nil, err
 	}
 	var err error
@@ -205,6 +211,12 @@ func (b *builder) build(v *value, t *schemas.Type) (*Schema, error) {
 	}
 	if s.ExclusiveMaximum, err = b.number(v, "exclusiveMaximum"); err != nil {
 		return nil, err
+	}
+	if s.MultipleOf, err = b.number(v, "multipleOf"); err != nil {
+		return nil, err
+	}
+	if s.MultipleOf != nil && !(*s.MultipleOf > 0) {
+		return nil, b.errorf(v.ptr+"/multipleOf", "multipleOf must be greater than 0")
 	}
 	for _, c := range []struct {
 		kw  string
@@ -302,7 +314,7 @@ func (b *builder) build(v *value, t *schemas.Type) (*Schema, error) {
 // the keyword's JSON pointer.
 var keywordKinds = map[string]byte{
 	"$ref": 's', "format": 's', "pattern": 's', "title": 's', "description": 's',
-	"minimum": 'n', "maximum": 'n', "exclusiveMinimum": 'n', "exclusiveMaximum": 'n',
+	"minimum": 'n', "maximum": 'n', "exclusiveMinimum": 'n', "exclusiveMaximum": 'n', "multipleOf": 'n',
 	"minLength": 'n', "maxLength": 'n', "minItems": 'n', "maxItems": 'n',
 	"required": 'S', "type": 'T',
 }
@@ -363,6 +375,43 @@ func (b *builder) checkKinds(v *value) error {
 		}
 	}
 	return nil
+}
+
+// numericKeywords are the keywords read as float64s.
+var numericKeywords = []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+
+// checkNumbers refuses a numeric keyword whose value no float64 holds
+// exactly: the generator compares values against the float64 (as the
+// decimal it stands for, its shortest one), so 0.10000000000000001, read
+// as 0.1, or 1e-400, read as 0, would silently be another bound.
+func (b *builder) checkNumbers(v *value) error {
+	for _, kw := range numericKeywords {
+		nv := v.get(kw)
+		if nv == nil || nv.kind != 'n' {
+			continue
+		}
+		f, err := nv.num.Float64()
+		if err != nil || !exactFloat(string(nv.num), f) {
+			return b.errorf(nv.ptr, "%s %s cannot be held exactly by a float64 (it would be read as %v)", kw, nv.num, f)
+		}
+	}
+	return nil
+}
+
+// exactFloat reports whether the JSON number s, parsed as f, equals the
+// shortest decimal of f.
+func exactFloat(s string, f float64) bool {
+	if f == 0 {
+		// Zero in any spelling, but not a number that underflowed to zero.
+		mant, _, _ := strings.Cut(strings.ToLower(s), "e")
+		return strings.Trim(mant, "-0.") == ""
+	}
+	if math.IsInf(f, 0) {
+		return false
+	}
+	x, ok := new(big.Rat).SetString(s) // f is finite and not 0: s is no huge exponent
+	y, _ := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64))
+	return ok && x.Cmp(y) == 0
 }
 
 func (b *builder) number(v *value, kw string) (*float64, error) {

@@ -93,6 +93,54 @@ func TestPresence(t *testing.T) {
 	}
 }
 
+// multipleOf is read (a number greater than 0), merged by allOf when both
+// sides agree, and makes a schema more than "true".
+func TestMultipleOf(t *testing.T) {
+	doc := mustLoad(t, `{"$defs": {
+		"Cents": {"type": "number", "multipleOf": 0.01},
+		"Same": {"allOf": [{"$ref": "#/$defs/Cents"}, {"multipleOf": 0.01}]}
+	}}`)
+	c := doc.Def("Cents").Schema
+	if c.MultipleOf == nil || *c.MultipleOf != 0.01 || len(c.Unknown) != 0 {
+		t.Fatalf("multipleOf: %v, unknown %v", c.MultipleOf, c.Unknown)
+	}
+	if (&Schema{MultipleOf: c.MultipleOf}).IsTrue() {
+		t.Fatal("{multipleOf} is not true")
+	}
+	if m, err := doc.Flatten(doc.Def("Same").Schema); err != nil || m.MultipleOf == nil || *m.MultipleOf != 0.01 {
+		t.Fatalf("allOf: %v %v", m, err)
+	}
+	for _, bad := range []string{`{"$defs": {"A": {"multipleOf": 0}}}`, `{"$defs": {"A": {"multipleOf": -2}}}`, `{"$defs": {"A": {"multipleOf": "2"}}}`} {
+		if _, err := Load("s.json", []byte(bad)); err == nil {
+			t.Errorf("%s: loaded", bad)
+		}
+	}
+	// Numeric keywords must be exact float64s, or the bound would change.
+	for _, tc := range []struct{ schema, want string }{
+		{`{"$defs": {"A": {"minimum": 0.10000000000000001}}}`, "/$defs/A/minimum: minimum 0.10000000000000001 cannot be held exactly by a float64 (it would be read as 0.1)"},
+		{`{"$defs": {"A": {"maximum": 9007199254740993}}}`, "maximum 9007199254740993 cannot be held exactly"},
+		{`{"$defs": {"A": {"exclusiveMinimum": 1e-400}}}`, "exclusiveMinimum 1e-400 cannot be held exactly by a float64 (it would be read as 0)"},
+		{`{"$defs": {"A": {"exclusiveMaximum": 1e400}}}`, "exclusiveMaximum 1e400 cannot be held exactly"},
+		{`{"$defs": {"A": {"multipleOf": 0.30000000000000001}}}`, "multipleOf 0.30000000000000001 cannot be held exactly"},
+	} {
+		if _, err := Load("s.json", []byte(tc.schema)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.schema, err, tc.want)
+		}
+	}
+	for _, ok := range []string{"0", "-0.0", "0e5", "1.5", "0.1", "1e-3", "5e-324", "1.7976931348623157e308", "9007199254740992", "100.000"} {
+		if _, err := Load("s.json", []byte(`{"$defs": {"A": {"minimum": `+ok+`}}}`)); err != nil {
+			t.Errorf("minimum %s: %v", ok, err)
+		}
+	}
+	two, err := Load("s.json", []byte(`{"$defs": {"A": {"allOf": [{"multipleOf": 2}, {"multipleOf": 3}]}}}`))
+	if err == nil {
+		_, err = two.Flatten(two.Def("A").Schema)
+	}
+	if err == nil || !strings.Contains(err.Error(), "multipleOf 2 and 3") {
+		t.Errorf("two multipleOf: %v", err)
+	}
+}
+
 // Keywords the package does not model are listed; boolean schemas and
 // true/false behave.
 func TestUnknownAndBooleanSchemas(t *testing.T) {

@@ -32,6 +32,7 @@ type Schema struct {
 	Minimum, Maximum *float64
 	ExclusiveMinimum *float64
 	ExclusiveMaximum *float64
+	MultipleOf       *float64 // > 0
 	MinLength        *int
 	MaxLength        *int
 	MinItems         *int
@@ -99,7 +100,7 @@ func (s *Schema) IsTrue() bool {
 	return s.Ref == "" && len(s.Types) == 0 && len(s.Properties) == 0 && len(s.Required) == 0 &&
 		s.AdditionalProperties == nil && s.Items == nil && len(s.AnyOf)+len(s.OneOf)+len(s.AllOf) == 0 &&
 		!s.HasConst && len(s.Enum) == 0 && s.Format == "" && s.Pattern == "" &&
-		s.Minimum == nil && s.Maximum == nil && s.ExclusiveMinimum == nil && s.ExclusiveMaximum == nil &&
+		s.Minimum == nil && s.Maximum == nil && s.ExclusiveMinimum == nil && s.ExclusiveMaximum == nil && s.MultipleOf == nil &&
 		s.MinLength == nil && s.MaxLength == nil && s.MinItems == nil && s.MaxItems == nil && len(s.Unknown) == 0
 }
 

@@ -845,14 +845,15 @@ func (x *CallToolResultResponseResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("resultType", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(callToolResultResponseResultKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, callToolResultResponseResultFits[:], mask)
+			mask, others = wireimpl.Choose(present, callToolResultResponseResultFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("CallToolResultResponseResult", d.Next())
 }
@@ -869,29 +870,29 @@ func (x *CallToolResultResponseResult) decodeVariant(d *wireimpl.Decoder, i int)
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *CallToolResultResponseResult) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *CallToolResultResponseResult) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y CallToolResultResponseResult
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y CallToolResultResponseResult
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -1402,14 +1403,15 @@ func (x *ClientRequest) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("method", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(clientRequestKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, clientRequestFits[:], mask)
+			mask, others = wireimpl.Choose(present, clientRequestFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ClientRequest", d.Next())
 }
@@ -1450,29 +1452,29 @@ func (x *ClientRequest) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ClientRequest) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ClientRequest) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 10; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ClientRequest
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ClientRequest
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -1874,14 +1876,15 @@ func (x *CompleteRequestParamsRef) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("type", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(completeRequestParamsRefKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, completeRequestParamsRefFits[:], mask)
+			mask, others = wireimpl.Choose(present, completeRequestParamsRefFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("CompleteRequestParamsRef", d.Next())
 }
@@ -1898,29 +1901,29 @@ func (x *CompleteRequestParamsRef) decodeVariant(d *wireimpl.Decoder, i int) err
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *CompleteRequestParamsRef) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *CompleteRequestParamsRef) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y CompleteRequestParamsRef
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y CompleteRequestParamsRef
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -2216,14 +2219,15 @@ func (x *ContentBlock) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("type", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(contentBlockKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, contentBlockFits[:], mask)
+			mask, others = wireimpl.Choose(present, contentBlockFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ContentBlock", d.Next())
 }
@@ -2249,29 +2253,29 @@ func (x *ContentBlock) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ContentBlock) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ContentBlock) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 5; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ContentBlock
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ContentBlock
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -2694,16 +2698,17 @@ func (x *CreateMessageResultContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("type", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(createMessageResultContentKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, createMessageResultContentFits[:], mask)
+			mask, others = wireimpl.Choose(present, createMessageResultContentFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	case wire.KindArray:
-		return x.decodeFirst(d, uint64(0x20))
+		return x.decodeFirst(d, uint64(0x20), 0)
 	}
 	return wireimpl.NoVariant("CreateMessageResultContent", d.Next())
 }
@@ -2733,29 +2738,29 @@ func (x *CreateMessageResultContent) decodeVariant(d *wireimpl.Decoder, i int) e
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *CreateMessageResultContent) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *CreateMessageResultContent) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 6; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y CreateMessageResultContent
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y CreateMessageResultContent
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -3354,14 +3359,15 @@ func (x *ElicitRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("mode", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(elicitRequestParamsKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, elicitRequestParamsFits[:], mask)
+			mask, others = wireimpl.Choose(present, elicitRequestParamsFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ElicitRequestParams", d.Next())
 }
@@ -3378,29 +3384,29 @@ func (x *ElicitRequestParams) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ElicitRequestParams) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ElicitRequestParams) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ElicitRequestParams
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ElicitRequestParams
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -3614,13 +3620,13 @@ func (x *ElicitResultContentValue) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitResultContentValue{}
 	switch d.Next() {
 	case wire.KindArray:
-		return x.decodeFirst(d, uint64(0x1))
+		return x.decodeFirst(d, uint64(0x1), 0)
 	case wire.KindString:
-		return x.decodeFirst(d, uint64(0x2))
+		return x.decodeFirst(d, uint64(0x2), 0)
 	case wire.KindNumber:
-		return x.decodeFirst(d, uint64(0x4))
+		return x.decodeFirst(d, uint64(0x4), 0)
 	case wire.KindBool:
-		return x.decodeFirst(d, uint64(0x8))
+		return x.decodeFirst(d, uint64(0x8), 0)
 	}
 	return wireimpl.NoVariant("ElicitResultContentValue", d.Next())
 }
@@ -3650,29 +3656,29 @@ func (x *ElicitResultContentValue) decodeVariant(d *wireimpl.Decoder, i int) err
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ElicitResultContentValue) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ElicitResultContentValue) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 4; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ElicitResultContentValue
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ElicitResultContentValue
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -3815,14 +3821,15 @@ func (x *EmbeddedResourceResource) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0x3)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(embeddedResourceResourceKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, embeddedResourceResourceFits[:], mask)
+			mask, others = wireimpl.Choose(present, embeddedResourceResourceFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("EmbeddedResourceResource", d.Next())
 }
@@ -3839,29 +3846,29 @@ func (x *EmbeddedResourceResource) decodeVariant(d *wireimpl.Decoder, i int) err
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *EmbeddedResourceResource) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *EmbeddedResourceResource) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y EmbeddedResourceResource
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y EmbeddedResourceResource
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -3941,14 +3948,15 @@ func (x *EnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("type", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(enumSchemaKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, enumSchemaFits[:], mask)
+			mask, others = wireimpl.Choose(present, enumSchemaFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("EnumSchema", d.Next())
 }
@@ -3974,29 +3982,29 @@ func (x *EnumSchema) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *EnumSchema) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *EnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 5; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y EnumSchema
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y EnumSchema
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -4485,14 +4493,15 @@ func (x *GetPromptResultResponseResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("resultType", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(getPromptResultResponseResultKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, getPromptResultResponseResultFits[:], mask)
+			mask, others = wireimpl.Choose(present, getPromptResultResponseResultFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("GetPromptResultResponseResult", d.Next())
 }
@@ -4509,29 +4518,29 @@ func (x *GetPromptResultResponseResult) decodeVariant(d *wireimpl.Decoder, i int
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *GetPromptResultResponseResult) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *GetPromptResultResponseResult) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y GetPromptResultResponseResult
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y GetPromptResultResponseResult
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -5095,14 +5104,15 @@ func (x *InputRequest) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("method", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(inputRequestKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, inputRequestFits[:], mask)
+			mask, others = wireimpl.Choose(present, inputRequestFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("InputRequest", d.Next())
 }
@@ -5122,29 +5132,29 @@ func (x *InputRequest) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *InputRequest) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *InputRequest) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 3; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y InputRequest
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y InputRequest
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -5317,14 +5327,15 @@ func (x *InputResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0x7)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(inputResponseKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, inputResponseFits[:], mask)
+			mask, others = wireimpl.Choose(present, inputResponseFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("InputResponse", d.Next())
 }
@@ -5344,29 +5355,29 @@ func (x *InputResponse) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *InputResponse) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *InputResponse) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 3; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y InputResponse
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y InputResponse
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -5850,14 +5861,15 @@ func (x *JSONRPCMessage) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0xf)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(jSONRPCMessageKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, jSONRPCMessageFits[:], mask)
+			mask, others = wireimpl.Choose(present, jSONRPCMessageFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("JSONRPCMessage", d.Next())
 }
@@ -5880,29 +5892,29 @@ func (x *JSONRPCMessage) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *JSONRPCMessage) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *JSONRPCMessage) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 4; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y JSONRPCMessage
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y JSONRPCMessage
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -5952,8 +5964,9 @@ var jSONRPCMessageFits = [4]wireimpl.Fit{{
 	Declared: uint64(0xf),
 	Required: uint64(0x7),
 }, {
-	Declared: uint64(0xe),
-	Required: uint64(0x6),
+	Declared:  uint64(0xe),
+	Forbidden: uint64(0x1),
+	Required:  uint64(0x6),
 }, {
 	Declared: uint64(0x13),
 	Required: uint64(0x13),
@@ -6128,14 +6141,15 @@ func (x *JSONRPCResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0x3)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(jSONRPCResponseKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, jSONRPCResponseFits[:], mask)
+			mask, others = wireimpl.Choose(present, jSONRPCResponseFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("JSONRPCResponse", d.Next())
 }
@@ -6152,29 +6166,29 @@ func (x *JSONRPCResponse) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *JSONRPCResponse) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *JSONRPCResponse) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y JSONRPCResponse
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y JSONRPCResponse
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -8167,14 +8181,15 @@ func (x *MultiSelectEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0x3)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(multiSelectEnumSchemaKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, multiSelectEnumSchemaFits[:], mask)
+			mask, others = wireimpl.Choose(present, multiSelectEnumSchemaFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("MultiSelectEnumSchema", d.Next())
 }
@@ -8191,29 +8206,29 @@ func (x *MultiSelectEnumSchema) decodeVariant(d *wireimpl.Decoder, i int) error 
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *MultiSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *MultiSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y MultiSelectEnumSchema
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y MultiSelectEnumSchema
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -8861,14 +8876,15 @@ func (x *PrimitiveSchemaDefinition) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("type", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(primitiveSchemaDefinitionKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, primitiveSchemaDefinitionFits[:], mask)
+			mask, others = wireimpl.Choose(present, primitiveSchemaDefinitionFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("PrimitiveSchemaDefinition", d.Next())
 }
@@ -8903,29 +8919,29 @@ func (x *PrimitiveSchemaDefinition) decodeVariant(d *wireimpl.Decoder, i int) er
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *PrimitiveSchemaDefinition) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *PrimitiveSchemaDefinition) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 8; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y PrimitiveSchemaDefinition
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y PrimitiveSchemaDefinition
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -9191,9 +9207,9 @@ func (x *ProgressToken) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ProgressToken{}
 	switch d.Next() {
 	case wire.KindString:
-		return x.decodeFirst(d, uint64(0x1))
+		return x.decodeFirst(d, uint64(0x1), 0)
 	case wire.KindNumber:
-		return x.decodeFirst(d, uint64(0x2))
+		return x.decodeFirst(d, uint64(0x2), 0)
 	}
 	return wireimpl.NoVariant("ProgressToken", d.Next())
 }
@@ -9214,29 +9230,29 @@ func (x *ProgressToken) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ProgressToken) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ProgressToken) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ProgressToken
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ProgressToken
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -9922,14 +9938,15 @@ func (x *ReadResourceResultContentsItem) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0x3)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(readResourceResultContentsItemKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, readResourceResultContentsItemFits[:], mask)
+			mask, others = wireimpl.Choose(present, readResourceResultContentsItemFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ReadResourceResultContentsItem", d.Next())
 }
@@ -9946,29 +9963,29 @@ func (x *ReadResourceResultContentsItem) decodeVariant(d *wireimpl.Decoder, i in
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ReadResourceResultContentsItem) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ReadResourceResultContentsItem) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ReadResourceResultContentsItem
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ReadResourceResultContentsItem
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -10117,14 +10134,15 @@ func (x *ReadResourceResultResponseResult) DecodeJSON(d *wireimpl.Decoder) error
 				return wireimpl.UnknownVariant("resultType", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(readResourceResultResponseResultKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, readResourceResultResponseResultFits[:], mask)
+			mask, others = wireimpl.Choose(present, readResourceResultResponseResultFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ReadResourceResultResponseResult", d.Next())
 }
@@ -10141,29 +10159,29 @@ func (x *ReadResourceResultResponseResult) decodeVariant(d *wireimpl.Decoder, i 
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ReadResourceResultResponseResult) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ReadResourceResultResponseResult) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ReadResourceResultResponseResult
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ReadResourceResultResponseResult
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -11530,16 +11548,17 @@ func (x *SamplingMessageContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("type", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(samplingMessageContentKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, samplingMessageContentFits[:], mask)
+			mask, others = wireimpl.Choose(present, samplingMessageContentFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	case wire.KindArray:
-		return x.decodeFirst(d, uint64(0x20))
+		return x.decodeFirst(d, uint64(0x20), 0)
 	}
 	return wireimpl.NoVariant("SamplingMessageContent", d.Next())
 }
@@ -11569,29 +11588,29 @@ func (x *SamplingMessageContent) decodeVariant(d *wireimpl.Decoder, i int) error
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *SamplingMessageContent) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *SamplingMessageContent) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 6; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y SamplingMessageContent
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y SamplingMessageContent
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -11705,14 +11724,15 @@ func (x *SamplingMessageContentBlock) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("type", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(samplingMessageContentBlockKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, samplingMessageContentBlockFits[:], mask)
+			mask, others = wireimpl.Choose(present, samplingMessageContentBlockFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("SamplingMessageContentBlock", d.Next())
 }
@@ -11738,29 +11758,29 @@ func (x *SamplingMessageContentBlock) decodeVariant(d *wireimpl.Decoder, i int) 
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *SamplingMessageContentBlock) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *SamplingMessageContentBlock) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 5; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y SamplingMessageContentBlock
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y SamplingMessageContentBlock
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -12142,14 +12162,15 @@ func (x *ServerNotification) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("method", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(serverNotificationKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, serverNotificationFits[:], mask)
+			mask, others = wireimpl.Choose(present, serverNotificationFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ServerNotification", d.Next())
 }
@@ -12184,29 +12205,29 @@ func (x *ServerNotification) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ServerNotification) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ServerNotification) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 8; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ServerNotification
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ServerNotification
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -12328,14 +12349,15 @@ func (x *ServerResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("resultType", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(serverResultKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, serverResultFits[:], mask)
+			mask, others = wireimpl.Choose(present, serverResultFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ServerResult", d.Next())
 }
@@ -12382,29 +12404,29 @@ func (x *ServerResult) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ServerResult) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ServerResult) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 12; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ServerResult
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ServerResult
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -12538,14 +12560,15 @@ func (x *SingleSelectEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0x3)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(singleSelectEnumSchemaKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, singleSelectEnumSchemaFits[:], mask)
+			mask, others = wireimpl.Choose(present, singleSelectEnumSchemaFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("SingleSelectEnumSchema", d.Next())
 }
@@ -12562,29 +12585,29 @@ func (x *SingleSelectEnumSchema) decodeVariant(d *wireimpl.Decoder, i int) error
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *SingleSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *SingleSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y SingleSelectEnumSchema
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y SingleSelectEnumSchema
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {

@@ -141,7 +141,7 @@ func (x *CacheableResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("ttlMs")
-		c.Minimum(&fp, float64(x.TTLMs), 0.0)
+		c.MinimumInt(&fp, x.TTLMs, 0)
 	}
 }
 
@@ -884,7 +884,7 @@ func (x *DiscoverResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x40) == 0 {
 		fp := p.Member("ttlMs")
-		c.Minimum(&fp, float64(x.TTLMs), 0.0)
+		c.MinimumInt(&fp, x.TTLMs, 0)
 	}
 }
 
@@ -1873,7 +1873,7 @@ func (x *ListPromptsResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		fp := p.Member("ttlMs")
-		c.Minimum(&fp, float64(x.TTLMs), 0.0)
+		c.MinimumInt(&fp, x.TTLMs, 0)
 	}
 }
 
@@ -1963,7 +1963,7 @@ func (x *ListResourceTemplatesResult) validate(c *wireimpl.Checker, p *wireimpl.
 	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		fp := p.Member("ttlMs")
-		c.Minimum(&fp, float64(x.TTLMs), 0.0)
+		c.MinimumInt(&fp, x.TTLMs, 0)
 	}
 }
 
@@ -2053,7 +2053,7 @@ func (x *ListResourcesResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		fp := p.Member("ttlMs")
-		c.Minimum(&fp, float64(x.TTLMs), 0.0)
+		c.MinimumInt(&fp, x.TTLMs, 0)
 	}
 }
 
@@ -2194,7 +2194,7 @@ func (x *ListToolsResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		fp := p.Member("ttlMs")
-		c.Minimum(&fp, float64(x.TTLMs), 0.0)
+		c.MinimumInt(&fp, x.TTLMs, 0)
 	}
 }
 
@@ -2861,7 +2861,7 @@ func (x *ReadResourceResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		fp := p.Member("ttlMs")
-		c.Minimum(&fp, float64(x.TTLMs), 0.0)
+		c.MinimumInt(&fp, x.TTLMs, 0)
 	}
 }
 

@@ -294,6 +294,10 @@ func (d *Decoder) Int64() (int64, error) {
 		return v, nil
 	}
 	if bytes.ContainsAny(r, ".eE") {
+		if _, digits, exp := decimal(string(r)); exp >= len(digits)-1 {
+			// 1.0, 1e2: integers to JSON Schema, but not written as one.
+			return 0, shape("expected an integer, got " + string(r) + " (integers must be written as plain digits, without a fraction or exponent)")
+		}
 		return 0, shape("expected an integer, got " + string(r))
 	}
 	return 0, limit("integer " + string(r) + " is outside the int64 range [-9223372036854775808, 9223372036854775807]")
@@ -557,11 +561,22 @@ func (d *Decoder) enter() error {
 // Peek runs f and then rewinds the decoder to where it was, so the value f
 // looked at can be decoded again.
 func (d *Decoder) Peek(f func() error) error {
-	pos, depth := d.pos, d.depth
+	m := d.Mark()
 	err := f()
-	d.pos, d.depth = pos, depth
+	d.Rewind(m)
 	return err
 }
+
+// Mark is a place in the input to come back to (see Decoder.Mark).
+type Mark struct{ pos, depth int }
+
+// Mark returns the decoder's place, for Rewind: a union decoder that tries
+// one reading of a value after another rewinds between them.
+func (d *Decoder) Mark() Mark { return Mark{d.pos, d.depth} }
+
+// Rewind returns the decoder to m, which Mark returned while decoding the
+// same input.
+func (d *Decoder) Rewind(m Mark) { d.pos, d.depth = m.pos, m.depth }
 
 // PeekMember looks into the object ahead for the string member key and
 // returns its value, without consuming anything. found is false when the

@@ -362,7 +362,8 @@ func TestNumbers(t *testing.T) {
 	}
 	for in, msg := range map[string]string{
 		"1.5": "expected an integer, got 1.5", "1.0": "expected an integer, got 1.0",
-		"1e2": "expected an integer, got 1e2", "9223372036854775808": "integer 9223372036854775808 is outside the int64 range",
+		"1e2": "expected an integer, got 1e2", "1E400": "expected an integer, got 1E400 (integers must be written as plain digits",
+		"1.5e1": "expected an integer, got 1.5e1 (integers", "9223372036854775808": "integer 9223372036854775808 is outside the int64 range",
 		"-9223372036854775809": "integer -9223372036854775809 is outside the int64 range", "99999999999999999999": "integer 99999999999999999999 is outside the int64 range",
 		"01": "invalid JSON", "-": "invalid JSON", "1.": "invalid JSON", "-01": "invalid JSON",
 		`"1"`: "expected number, got string", "true": "expected number, got boolean", "null": "expected number, got null",

@@ -238,7 +238,48 @@ func TestBestFit(t *testing.T) {
 	}
 }
 
-// CheckFormat knows uri and byte; other formats are annotations.
+// Choose returns the best fit and the other members the object may also
+// be (no required member missing, no forbidden one present), for the
+// decoder to fall back on; a forbidden member rules a variant out.
+func TestChoose(t *testing.T) {
+	const (
+		jsonrpc = 1 << iota
+		id
+		method
+		params
+		result
+		errorKey
+	)
+	fits := []Fit{
+		{Required: jsonrpc | id | method, Declared: jsonrpc | id | method | params},       // request
+		{Required: jsonrpc | method, Declared: jsonrpc | method | params, Forbidden: id},  // notification
+		{Required: jsonrpc | id | result, Declared: jsonrpc | id | result},                // result response
+		{Required: jsonrpc | errorKey, Declared: jsonrpc | id | errorKey},                 // error response
+		{Required: jsonrpc, Declared: jsonrpc | method | params | result | errorKey | id}, // declares everything
+	}
+	for _, tc := range []struct {
+		name                string
+		present, mask       uint64
+		wantBest, wantOther uint64
+	}{
+		{"request: the notification is ruled out by id", jsonrpc | id | method, 0b01111, 0b0001, 0},
+		{"notification", jsonrpc | method, 0b01111, 0b0010, 0},
+		{"request, another member fits too", jsonrpc | id | method, 0b11111, 0b0001, 0b10000},
+		{"notification with params, another member fits too", jsonrpc | method | params, 0b11111, 0b00010, 0b10000},
+		{"result and error present", jsonrpc | id | result | errorKey, 0b01111, 0b0100, 0b1000},
+		{"nothing fits: best fit only", 0, 0b01111, 0b1010, 0},
+		{"all ruled out: best fit among them", jsonrpc | id | method, 0b00010, 0b0010, 0},
+		{"mask limits both", jsonrpc | id | method, 0b10001, 0b00001, 0b10000},
+	} {
+		best, others := Choose(tc.present, fits, tc.mask)
+		if best != tc.wantBest || others != tc.wantOther {
+			t.Errorf("%s: Choose = %05b, %05b; want %05b, %05b", tc.name, best, others, tc.wantBest, tc.wantOther)
+		}
+	}
+}
+
+// CheckFormat knows uri, uri-reference, uri-template and byte; other
+// formats are annotations.
 func TestCheckFormat(t *testing.T) {
 	for _, tc := range []struct {
 		format, s string
@@ -273,7 +314,10 @@ func TestCheckFormat(t *testing.T) {
 		{"byte", "aG_k", false, true},
 		{"byte", "aG k", false, true},
 		{"email", "not an email", true, false},
-		{"uri-template", "{x", true, false},
+		{"uri-template", "{x", false, true},
+		{"uri-template", "file:///{path}", true, true},
+		{"uri-reference", "../a", true, true},
+		{"uri-reference", "a b", false, true},
 		{"date-time", "yesterday", true, false},
 	} {
 		ok, known := CheckFormat(tc.format, tc.s)

@@ -2,6 +2,7 @@ package wireimpl
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 )
 
@@ -111,4 +112,62 @@ func decimal(s string) (neg bool, digits string, exp int) {
 		return neg, "", 0
 	}
 	return neg, string(d[lead:trail]), point - lead - 1 + e
+}
+
+// shortestDecimal returns |v| as digits × 10^exp, digits being the
+// significant digits of its shortest decimal (at most 17, so they fit);
+// ok is false for NaN and infinities.
+func shortestDecimal(v float64) (digits uint64, exp int, ok bool) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, 0, false
+	}
+	var buf [32]byte
+	b := strconv.AppendFloat(buf[:0], math.Abs(v), 'e', -1, 64) // d.ddde±XX
+	n, i := 0, 0
+	for ; b[i] != 'e'; i++ {
+		if b[i] != '.' {
+			digits = digits*10 + uint64(b[i]-'0')
+			n++
+		}
+	}
+	e, neg := 0, b[i+1] == '-'
+	for _, c := range b[i+2:] {
+		e = e*10 + int(c-'0')
+	}
+	if neg {
+		e = -e
+	}
+	return digits, e - (n - 1), true
+}
+
+// isMultiple reports whether digits × 10^exp is an integer multiple of m,
+// in integer arithmetic: with k = exp - m.Exp, whether m.Digits divides
+// digits × 10^k (k >= 0), or m.Digits × 10^-k divides digits (k < 0).
+func isMultiple(digits uint64, exp int, m Decimal) bool {
+	if digits == 0 {
+		return true
+	}
+	if m.Digits == 0 {
+		return false // not a valid multipleOf; the generator never writes one
+	}
+	k := exp - m.Exp
+	if k >= 0 {
+		// digits × 10^k mod m.Digits, one factor of ten at a time: r < m.Digits,
+		// so r × 10 fits in 128 bits with a high word below m.Digits.
+		r := digits % m.Digits
+		for ; k > 0 && r != 0; k-- {
+			hi, lo := bits.Mul64(r, 10)
+			_, r = bits.Div64(hi, lo, m.Digits)
+		}
+		return r == 0
+	}
+	q := m.Digits
+	for ; k < 0; k++ {
+		hi, lo := bits.Mul64(q, 10)
+		if hi != 0 || lo > digits {
+			return false // the divisor exceeds digits, which is not 0
+		}
+		q = lo
+	}
+	return digits%q == 0
 }

@@ -91,6 +91,54 @@ func (c *Checker) Maximum(p *Path, v, max float64) {
 	}
 }
 
+// MinimumInt checks v >= min for an integer. The generator turns every
+// bound on an integer into an inclusive int64 bound it equals on the
+// integers (exclusiveMinimum 0.5 and minimum 0.5 are both MinimumInt 1),
+// so the comparison is exact over the whole int64 range.
+func (c *Checker) MinimumInt(p *Path, v, min int64) {
+	if v < min {
+		c.Add(p, "must be >= "+strconv.FormatInt(min, 10))
+	}
+}
+
+// MaximumInt checks v <= max for an integer (see MinimumInt).
+func (c *Checker) MaximumInt(p *Path, v, max int64) {
+	if v > max {
+		c.Add(p, "must be <= "+strconv.FormatInt(max, 10))
+	}
+}
+
+// Decimal is a multipleOf as the generator writes it: Digits × 10^Exp,
+// exactly (0.01 is {1, -2, "0.01"}), and Text to name it in messages.
+type Decimal struct {
+	Digits uint64
+	Exp    int
+	Text   string
+}
+
+// MultipleOf checks that the number v is an integer multiple of m. The
+// test is exact, on decimals: v stands for its shortest decimal, which is
+// the number as it was received (decoding refuses numbers a float64 would
+// round), not for the binary fraction a float64 holds, so 0.3 is a
+// multiple of 0.1. NaN and infinities, which JSON cannot hold, are not.
+func (c *Checker) MultipleOf(p *Path, v float64, m Decimal) {
+	digits, exp, ok := shortestDecimal(v)
+	if !ok || !isMultiple(digits, exp, m) {
+		c.Add(p, "must be a multiple of "+m.Text)
+	}
+}
+
+// MultipleOfInt checks that the integer v is an integer multiple of m.
+func (c *Checker) MultipleOfInt(p *Path, v int64, m Decimal) {
+	u := uint64(v)
+	if v < 0 {
+		u = -u // two's complement: right for math.MinInt64 too
+	}
+	if !isMultiple(u, 0, m) {
+		c.Add(p, "must be a multiple of "+m.Text)
+	}
+}
+
 // Length checks a count (string length in characters, items, properties)
 // against optional bounds; a negative bound is absent.
 func (c *Checker) Length(p *Path, what string, n, min, max int) {

@@ -417,7 +417,7 @@ func unionCodec(f *jen.File, t *plan.Type) {
 			kindCases = append(kindCases, jen.Case(kindConst(k)).Block(objectDispatch(t, d.Object, maskOf(idx))...))
 			continue
 		}
-		kindCases = append(kindCases, jen.Case(kindConst(k)).Block(jen.Return(jen.Id("x").Dot("decodeFirst").Call(jen.Id("d"), jen.Lit(maskOf(idx))))))
+		kindCases = append(kindCases, jen.Case(kindConst(k)).Block(jen.Return(jen.Id("x").Dot("decodeFirst").Call(jen.Id("d"), jen.Lit(maskOf(idx)), jen.Lit(0)))))
 	}
 	f.Commentf("DecodeJSON reads whichever member of %s the value is.", t.Name)
 	f.Func().Params(recv(t)).Id("DecodeJSON").Params(jen.Id("d").Op("*").Add(iq("Decoder"))).Error().Block(
@@ -449,23 +449,32 @@ func unionCodec(f *jen.File, t *plan.Type) {
 		jen.Return(jen.Nil()),
 	)
 	f.Line()
-	f.Comment("decodeFirst decodes the member in mask; when several are left it takes")
-	f.Comment("the first that decodes and validates, else the first that decodes.")
-	f.Func().Params(recv(t)).Id("decodeFirst").Params(jen.Id("d").Op("*").Add(iq("Decoder")), jen.Id("mask").Uint64()).Error().Block(
-		jen.If(jen.Qual("math/bits", "OnesCount64").Call(jen.Id("mask")).Op("==").Lit(1)).Block(
+	f.Comment("decodeFirst decodes the member in mask when it is the only candidate.")
+	f.Comment("Otherwise it tries mask's members, then others' (members the value may")
+	f.Comment("also be), in order, and keeps the first that decodes and validates; when")
+	f.Comment("none does, it decodes the first of mask's that decodes (else mask's first),")
+	f.Comment("whose errors describe the value best.")
+	tryEach := jen.For(jen.List(jen.Id("_"), jen.Id("set")).Op(":=").Range().Index(jen.Lit(2)).Uint64().Values(jen.Id("mask"), jen.Id("others"))).Block(
+		jen.For(jen.Empty(), jen.Id("set").Op("!=").Lit(0), jen.Id("set").Op("&=").Id("set").Op("-").Lit(1)).Block(
+			jen.Id("i").Op(":=").Qual("math/bits", "TrailingZeros64").Call(jen.Id("set")),
+			jen.Var().Id("y").Id(t.Name),
+			jen.Err().Op(":=").Id("y").Dot("decodeVariant").Call(jen.Id("d"), jen.Id("i")),
+			jen.If(jen.Err().Op("==").Nil().Op("&&").Id("y").Dot("Validate").Call().Op("==").Nil()).Block(
+				jen.Op("*").Id("x").Op("=").Id("y"),
+				jen.Return(jen.Nil()),
+			),
+			jen.If(jen.Err().Op("==").Nil().Op("&&").Id("first").Op("<").Lit(0).Op("&&").Id("mask").Op("&").Parens(jen.Lit(1).Op("<<").Id("i")).Op("!=").Lit(0)).Block(
+				jen.Id("first").Op("=").Id("i"),
+			),
+			jen.Id("d").Dot("Rewind").Call(jen.Id("start")),
+		),
+	)
+	f.Func().Params(recv(t)).Id("decodeFirst").Params(jen.Id("d").Op("*").Add(iq("Decoder")), jen.List(jen.Id("mask"), jen.Id("others")).Uint64()).Error().Block(
+		jen.If(jen.Id("others").Op("==").Lit(0).Op("&&").Qual("math/bits", "OnesCount64").Call(jen.Id("mask")).Op("==").Lit(1)).Block(
 			jen.Return(jen.Id("x").Dot("decodeVariant").Call(jen.Id("d"), jen.Qual("math/bits", "TrailingZeros64").Call(jen.Id("mask")))),
 		),
-		jen.Id("first").Op(":=").Lit(-1),
-		jen.For(jen.Id("i").Op(":=").Lit(0), jen.Id("i").Op("<").Lit(len(t.Variants)), jen.Id("i").Op("++")).Block(
-			jen.If(jen.Id("mask").Op("&").Parens(jen.Lit(1).Op("<<").Id("i")).Op("==").Lit(0)).Block(jen.Continue()),
-			jen.Var().Id("y").Id(t.Name),
-			jen.If(jen.Id("d").Dot("Peek").Call(jen.Func().Params().Error().Block(jen.Return(jen.Id("y").Dot("decodeVariant").Call(jen.Id("d"), jen.Id("i"))))).Op("!=").Nil()).Block(jen.Continue()),
-			jen.If(jen.Id("first").Op("<").Lit(0)).Block(jen.Id("first").Op("=").Id("i")),
-			jen.If(jen.Id("y").Dot("Validate").Call().Op("==").Nil()).Block(
-				jen.Op("*").Id("x").Op("=").Id("y"),
-				jen.Return(jen.Id("d").Dot("Skip").Call()),
-			),
-		),
+		jen.List(jen.Id("start"), jen.Id("first")).Op(":=").List(jen.Id("d").Dot("Mark").Call(), jen.Lit(-1)),
+		tryEach,
 		jen.If(jen.Id("first").Op("<").Lit(0)).Block(jen.Id("first").Op("=").Qual("math/bits", "TrailingZeros64").Call(jen.Id("mask"))),
 		jen.Return(jen.Id("x").Dot("decodeVariant").Call(jen.Id("d"), jen.Id("first"))),
 	)
@@ -519,7 +528,7 @@ func unionCodec(f *jen.File, t *plan.Type) {
 			keys = keys[:64]
 		}
 		for _, v := range t.Variants {
-			var req, dec uint64
+			var req, dec, forbid uint64
 			for i, k := range keys {
 				if contains(v.Required, k) {
 					req |= 1 << uint(i)
@@ -527,8 +536,15 @@ func unionCodec(f *jen.File, t *plan.Type) {
 				if contains(v.Declared, k) {
 					dec |= 1 << uint(i)
 				}
+				if contains(v.Forbidden, k) {
+					forbid |= 1 << uint(i)
+				}
 			}
-			fits = append(fits, jen.Values(jen.Dict{jen.Id("Required"): jen.Lit(req), jen.Id("Declared"): jen.Lit(dec)}))
+			fit := jen.Dict{jen.Id("Required"): jen.Lit(req), jen.Id("Declared"): jen.Lit(dec)}
+			if forbid != 0 {
+				fit[jen.Id("Forbidden")] = jen.Lit(forbid)
+			}
+			fits = append(fits, jen.Values(fit))
 		}
 		var klits []jen.Code
 		for _, k := range keys {
@@ -563,7 +579,8 @@ func contains(xs []string, x string) bool {
 func lower(s string) string { return string(s[0]|0x20) + s[1:] }
 
 // objectDispatch chooses among object members: by the discriminating
-// member when there is one, then by structural fit.
+// member when there is one, then by structural fit, keeping the other
+// members the object may be for decodeFirst to fall back on.
 func objectDispatch(t *plan.Type, od *plan.ObjectDispatch, all uint64) []jen.Code {
 	var body []jen.Code
 	maskOf := func(idx []int) uint64 {
@@ -574,12 +591,13 @@ func objectDispatch(t *plan.Type, od *plan.ObjectDispatch, all uint64) []jen.Cod
 		return m
 	}
 	fit := []jen.Code{
+		jen.Var().Id("others").Uint64(),
 		jen.If(jen.Qual("math/bits", "OnesCount64").Call(jen.Id("mask")).Op(">").Lit(1)).Block(
 			jen.List(jen.Id("present"), jen.Err()).Op(":=").Id("d").Dot("KeySet").Call(jen.Id(lower(t.Name)+"Keys")),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
-			jen.Id("mask").Op("=").Add(iq("BestFit")).Call(jen.Id("present"), jen.Id(lower(t.Name)+"Fits").Index(jen.Empty(), jen.Empty()), jen.Id("mask")),
+			jen.List(jen.Id("mask"), jen.Id("others")).Op("=").Add(iq("Choose")).Call(jen.Id("present"), jen.Id(lower(t.Name)+"Fits").Index(jen.Empty(), jen.Empty()), jen.Id("mask")),
 		),
-		jen.Return(jen.Id("x").Dot("decodeFirst").Call(jen.Id("d"), jen.Id("mask"))),
+		jen.Return(jen.Id("x").Dot("decodeFirst").Call(jen.Id("d"), jen.Id("mask"), jen.Id("others"))),
 	}
 	if od.Key == "" {
 		body = append(body, jen.Id("mask").Op(":=").Lit(all))
@@ -603,5 +621,5 @@ func objectDispatch(t *plan.Type, od *plan.ObjectDispatch, all uint64) []jen.Cod
 	if bits.OnesCount64(all) > 1 {
 		return append(body, fit...)
 	}
-	return append(body, jen.Return(jen.Id("x").Dot("decodeFirst").Call(jen.Id("d"), jen.Id("mask"))))
+	return append(body, jen.Return(jen.Id("x").Dot("decodeFirst").Call(jen.Id("d"), jen.Id("mask"), jen.Lit(0))))
 }

@@ -2,6 +2,7 @@ package emit
 
 import (
 	"fmt"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -280,7 +281,16 @@ func (v *validators) checks(val *plan.Value, x *jen.Statement, p jen.Code) []jen
 		return jen.Lit(*i)
 	}
 	switch u.Kind {
-	case plan.Int, plan.Float:
+	case plan.Int:
+		body = append(body, intBounds(c, cl(x), p)...)
+		if c.MultipleOf != nil {
+			body = append(body, jen.Id("c").Dot("MultipleOfInt").Call(p, cl(x), decimalLit(*c.MultipleOf)))
+		}
+	case plan.Float:
+		// Exact: a decoded float64 stands for its shortest decimal (decoding
+		// refuses numbers it would round), so does a bound (the schema
+		// loader refuses bounds a float64 would round), and the shortest
+		// decimals of float64s are in the order of the float64s.
 		fx := jen.Float64().Parens(cl(x))
 		if c.Minimum != nil {
 			body = append(body, jen.Id("c").Dot("Minimum").Call(p, fx, num(c.Minimum)))
@@ -293,6 +303,9 @@ func (v *validators) checks(val *plan.Value, x *jen.Statement, p jen.Code) []jen
 		}
 		if c.ExclusiveMaximum != nil {
 			body = append(body, jen.Id("c").Dot("ExclusiveMaximum").Call(p, fx, num(c.ExclusiveMaximum)))
+		}
+		if c.MultipleOf != nil {
+			body = append(body, jen.Id("c").Dot("MultipleOf").Call(p, fx, decimalLit(*c.MultipleOf)))
 		}
 	case plan.String:
 		if c.MinLength != nil || c.MaxLength != nil {
@@ -327,6 +340,75 @@ func (v *validators) checks(val *plan.Value, x *jen.Statement, p jen.Code) []jen
 		}
 	}
 	return body
+}
+
+// intBounds checks an integer's bounds in int64 arithmetic: each bound
+// becomes the inclusive int64 bound it equals on the integers (minimum 0.5
+// and exclusiveMinimum 0 are MinimumInt 1). A bound no int64 can meet is
+// a violation whatever the value; one every int64 meets is no check.
+func intBounds(c plan.Checks, x *jen.Statement, p jen.Code) []jen.Code {
+	var body []jen.Code
+	for _, b := range []struct {
+		bound            *float64
+		lower, exclusive bool
+		kw               string
+	}{
+		{c.Minimum, true, false, ">="}, {c.ExclusiveMinimum, true, true, ">"},
+		{c.Maximum, false, false, "<="}, {c.ExclusiveMaximum, false, true, "<"},
+	} {
+		if b.bound == nil {
+			continue
+		}
+		n, always, never := intBound(*b.bound, b.lower, b.exclusive)
+		switch {
+		case always:
+		case never:
+			body = append(body, jen.Id("c").Dot("Add").Call(p, jen.Lit("must be "+b.kw+" "+strconv.FormatFloat(*b.bound, 'g', -1, 64)+" (no int64 is)")))
+		case b.lower:
+			body = append(body, jen.Id("c").Dot("MinimumInt").Call(p, x, intLit(n)))
+		default:
+			body = append(body, jen.Id("c").Dot("MaximumInt").Call(p, x, intLit(n)))
+		}
+	}
+	return body
+}
+
+// intBound is the inclusive int64 bound that bound b (a lower or an upper
+// one, exclusive or not) sets on integers: v >= n for a lower bound, v <= n
+// for an upper one. always: every int64 meets b; never: none does.
+func intBound(b float64, lower, exclusive bool) (n int64, always, never bool) {
+	r := new(big.Rat).SetFloat64(b)                               // exact: a float64 is a binary fraction
+	q, m := new(big.Int).DivMod(r.Num(), r.Denom(), new(big.Int)) // q = floor(b)
+	if lower && (exclusive || m.Sign() != 0) {
+		q.Add(q, big.NewInt(1)) // v > b, or v >= a fraction: v >= floor(b)+1
+	}
+	if !lower && exclusive && m.Sign() == 0 {
+		q.Sub(q, big.NewInt(1)) // v < b for an integral b: v <= b-1
+	}
+	switch {
+	case q.IsInt64():
+		return q.Int64(), false, false
+	case q.Sign() > 0:
+		return 0, !lower, lower
+	}
+	return 0, lower, !lower
+}
+
+// intLit writes n as an untyped constant (jen.Lit would write int64(n)).
+func intLit(n int64) jen.Code { return jen.Id(strconv.FormatInt(n, 10)) }
+
+// decimalLit is the wireimpl.Decimal literal of a multipleOf: its shortest
+// decimal (the decimal the schema writes) as digits × 10^exp.
+func decimalLit(f float64) jen.Code {
+	mant, exp, _ := strings.Cut(strconv.FormatFloat(f, 'e', -1, 64), "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	e, _ := strconv.Atoi(exp)
+	d, _ := strconv.ParseUint(digits, 10, 64)
+	return iq("Decimal").Values(
+		jen.Id("Digits").Op(":").Id(strconv.FormatUint(d, 10)),
+		jen.Id("Exp").Op(":").Lit(e-(len(digits)-1)),
+		jen.Id("Text").Op(":").Lit(strconv.FormatFloat(f, 'g', -1, 64)),
+	)
 }
 
 // rawMemberList is the []wire.RawMember literal of a verbatim object's

@@ -291,7 +291,7 @@ func refHasSiblings(s *schema.Schema) bool {
 var unsupported = map[string]bool{
 	"not": true, "if": true, "then": true, "else": true, "patternProperties": true,
 	"dependentRequired": true, "dependentSchemas": true, "dependencies": true, "uniqueItems": true,
-	"multipleOf": true, "propertyNames": true, "prefixItems": true, "contains": true,
+	"propertyNames": true, "prefixItems": true, "contains": true,
 	"minProperties": true, "maxProperties": true, "unevaluatedProperties": true,
 	"unevaluatedItems": true, "additionalItems": true, "$dynamicRef": true, "$recursiveRef": true,
 }
@@ -474,7 +474,7 @@ func compoundKind(s *schema.Schema) wire.Kind {
 func checksOf(s *schema.Schema) Checks {
 	return Checks{
 		Minimum: s.Minimum, Maximum: s.Maximum,
-		ExclusiveMinimum: s.ExclusiveMinimum, ExclusiveMaximum: s.ExclusiveMaximum,
+		ExclusiveMinimum: s.ExclusiveMinimum, ExclusiveMaximum: s.ExclusiveMaximum, MultipleOf: s.MultipleOf,
 		MinLength: s.MinLength, MaxLength: s.MaxLength, MinItems: s.MinItems, MaxItems: s.MaxItems,
 		Format: s.Format, Pattern: s.Pattern,
 	}

@@ -193,8 +193,12 @@ type RawMember struct {
 
 // Checks are validation keywords attached to a position.
 type Checks struct {
+	// The numeric keywords, as float64s that hold them exactly: the
+	// schema loader refuses a value a float64 would round, so the
+	// float64's shortest decimal is the decimal the schema writes.
 	Minimum, Maximum                   *float64
 	ExclusiveMinimum, ExclusiveMaximum *float64
+	MultipleOf                         *float64
 	MinLength, MaxLength               *int
 	MinItems, MaxItems                 *int
 	Format                             string
@@ -213,8 +217,11 @@ type Variant struct {
 	// constants it fixes (member name → JSON literal).
 	Declared []string
 	Required []string
-	Consts   map[string][]string // member → allowed string values
-	Schema   *schema.Schema
+	// Forbidden: members whose presence rules the variant out although its
+	// schema admits them (see forbidNotificationID).
+	Forbidden []string
+	Consts    map[string][]string // member → allowed string values
+	Schema    *schema.Schema
 }
 
 // Dispatch says how a union decoder picks its member.

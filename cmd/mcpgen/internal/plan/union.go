@@ -25,7 +25,13 @@ import (
 //  4. the best structural fit among what is left: every required member
 //     present, then the fewest members the variant does not declare;
 //  5. ties are settled by decoding each tied member in order and taking the
-//     first that decodes and validates.
+//     first that decodes and validates;
+//  6. when the chosen member fails to decode or validate, the other members
+//     left by 1-3 that the object may also be (none of their required
+//     members missing) are tried in order: anyOf holds when any member
+//     holds, so a value is rejected only when no member accepts it
+//     (wireimpl.Choose). A JSON-RPC notification is never an object with
+//     an id (forbidNotificationID).
 func (p *planner) union(s *schema.Schema, hint string, into *Type) (*Type, error) {
 	t := into
 	if t == nil {
@@ -41,7 +47,8 @@ func (p *planner) union(s *schema.Schema, hint string, into *Type) (*Type, error
 		for _, ty := range inferTypes(s) {
 			m := &schema.Schema{Pointer: s.Pointer + "/type", Types: []string{ty}}
 			if ty != "object" && ty != "array" {
-				m.Minimum, m.Maximum, m.MinLength, m.MaxLength, m.Format, m.Pattern = s.Minimum, s.Maximum, s.MinLength, s.MaxLength, s.Format, s.Pattern
+				m.Minimum, m.Maximum, m.ExclusiveMinimum, m.ExclusiveMaximum, m.MultipleOf = s.Minimum, s.Maximum, s.ExclusiveMinimum, s.ExclusiveMaximum, s.MultipleOf
+				m.MinLength, m.MaxLength, m.Format, m.Pattern = s.MinLength, s.MaxLength, s.Format, s.Pattern
 			}
 			members = append(members, m)
 		}
@@ -117,6 +124,7 @@ func (p *planner) union(s *schema.Schema, hint string, into *Type) (*Type, error
 		p.describeObject(variant)
 		t.Variants = append(t.Variants, variant)
 	}
+	forbidNotificationID(t.Variants)
 	d := &Dispatch{ByKind: map[wire.Kind][]int{}}
 	for i, v := range t.Variants {
 		for _, k := range variantKinds(v) {
@@ -236,11 +244,31 @@ func (p *planner) describeObject(v *Variant) {
 	}
 }
 
+// forbidNotificationID applies JSON-RPC 2.0's definition of a
+// notification, "a Request object without an id member" (MSG-5), which
+// schema.json does not encode (JSONRPCNotification admits any further
+// member): in a union holding both a JSON-RPC request and a JSON-RPC
+// notification (jsonrpc "2.0" and method; the request declares id, the
+// notification does not), an object with an id is never the
+// notification. Without it, a request whose id is invalid would be taken
+// for a notification that carries an id.
+func forbidNotificationID(vs []*Variant) {
+	message := func(v *Variant) bool {
+		return slices.Equal(v.Consts["jsonrpc"], []string{"2.0"}) && slices.Contains(v.Declared, "method")
+	}
+	request := slices.ContainsFunc(vs, func(v *Variant) bool { return message(v) && slices.Contains(v.Declared, "id") })
+	for _, v := range vs {
+		if request && message(v) && !slices.Contains(v.Declared, "id") {
+			v.Forbidden = append(v.Forbidden, "id")
+		}
+	}
+}
+
 // objectDispatch plans the choice among several object variants.
 func (p *planner) objectDispatch(vs []*Variant, objs []int) *ObjectDispatch {
 	od := &ObjectDispatch{}
 	for _, i := range objs {
-		for _, k := range vs[i].Declared {
+		for _, k := range append(slices.Clone(vs[i].Declared), vs[i].Forbidden...) {
 			if !slices.Contains(od.Keys, k) {
 				od.Keys = append(od.Keys, k)
 			}

@@ -71,3 +71,61 @@ func declaredTypes(t *testing.T) map[string]bool {
 	}
 	return out
 }
+
+// TestEveryDefinitionIsChecked (issue "Exact to the schema", item 4): the
+// value NewDefinition makes for each of the 155 definitions enforces that
+// definition's keywords. For every definition the differential harness
+// generates instances schema.json rejects (mutants of valid instances:
+// members dropped, kinds changed, constants and bounds missed, formats
+// broken); the generated value must reject each one it is given, while
+// decoding or in Validate, and each definition must have at least one,
+// except JSONValue, which admits every JSON value (the JSONValue
+// deviation). The differential test checks the same verdicts on the whole
+// corpus; this test makes sure no definition is left without a rejected
+// instance.
+func TestEveryDefinitionIsChecked(t *testing.T) {
+	h := loadHarness(t)
+	const enough = 40 // rejected instances looked at per definition
+	byValidate := 0
+	for _, def := range h.doc.names {
+		// The mutants of a few generated instances (the differential test
+		// samples those of 24).
+		var all []mutant
+		for _, seed := range h.doc.seeds(def, 4) {
+			all = append(all, h.doc.mutate(seed)...)
+		}
+		rejected, atValidate := 0, 0
+		for _, in := range all {
+			if rejected == enough {
+				break
+			}
+			if _, info, err := parseExact(in.data); err != nil || info.dup || info.tooDeep || info.lone || info.hugeExp {
+				continue // not a question of the definition's keywords
+			}
+			r := h.check(def, in.data)
+			switch {
+			case r.finding == findAcceptsInvalid:
+				t.Errorf("%s accepts %s, which schema.json rejects: %s", def, in.data, r.why)
+			case r.want || r.deviation != "" || r.finding != "":
+				// valid, or a deliberate deviation, or a finding of another kind
+			default:
+				rejected++
+				if r.gen.stage == "validate" {
+					atValidate++
+				}
+			}
+		}
+		switch {
+		case def == "JSONValue":
+			if rejected != 0 {
+				t.Errorf("JSONValue rejects %d instances schema.json (with the JSONValue deviation) rejects; expected none to exist", rejected)
+			}
+		case rejected == 0:
+			t.Errorf("%s: no instance schema.json rejects was rejected", def)
+		}
+		if atValidate > 0 {
+			byValidate++
+		}
+	}
+	t.Logf("%d of %d definitions rejected instances in Validate (the others' keywords are all enforced while decoding: kinds, constants, required discriminators)", byValidate, len(h.doc.names))
+}

@@ -204,3 +204,44 @@ func TestMSG5_NotificationWithId(t *testing.T) {
 		t.Fatalf("decoded %+v", m)
 	}
 }
+
+// anyOf holds when any member holds: when the best structural fit fails
+// to decode or validate, the union falls back on the other members the
+// object may be, so a StringSchema with an extra "oneOf" member (which
+// StringSchema does not forbid) is a StringSchema, not a broken
+// TitledSingleSelectEnumSchema, and keeps the extra member. A value no
+// member accepts is reported against the best fit.
+func TestUnionFallsBackOnOtherMembers(t *testing.T) {
+	for _, tc := range []struct {
+		v    wireimpl.Codec
+		in   string
+		want func(wireimpl.Codec) bool
+	}{
+		{new(mcp.PrimitiveSchemaDefinition), `{"type":"string","oneOf":0}`,
+			func(v wireimpl.Codec) bool { return v.(*mcp.PrimitiveSchemaDefinition).StringSchema != nil }},
+		{new(mcp.PrimitiveSchemaDefinition), `{"type":"string","oneOf":[{"const":"a"}]}`,
+			func(v wireimpl.Codec) bool { return v.(*mcp.PrimitiveSchemaDefinition).StringSchema != nil }},
+		{new(mcp.PrimitiveSchemaDefinition), `{"type":"string","oneOf":[{"const":"a","title":"A"}]}`,
+			func(v wireimpl.Codec) bool {
+				return v.(*mcp.PrimitiveSchemaDefinition).TitledSingleSelectEnumSchema != nil
+			}},
+		{new(mcp.EnumSchema), `{"type":"string","enum":["a"],"enumNames":[null]}`,
+			func(v wireimpl.Codec) bool { return v.(*mcp.EnumSchema).UntitledSingleSelectEnumSchema != nil }},
+	} {
+		decodeValid(t, tc.in, tc.v)
+		if !tc.want(tc.v) {
+			t.Errorf("%s decoded as %+v", tc.in, tc.v)
+		}
+		if out, err := wireimpl.Marshal(tc.v); err != nil || !sameJSON(t, string(out), tc.in) {
+			t.Errorf("%s re-encoded as %s (%v)", tc.in, out, err)
+		}
+	}
+	// No member accepts it: the best fit's violation is reported.
+	var p mcp.PrimitiveSchemaDefinition
+	if err := wireimpl.Decode([]byte(`{"type":"string","oneOf":[{"const":"a"}],"minLength":"x"}`), &p); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Validate(); err == nil || !strings.Contains(err.Error(), "oneOf[0].title: required member is missing") {
+		t.Errorf("got %v", err)
+	}
+}
