@@ -933,9 +933,9 @@ func (x *CancelTaskResultTtl) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CancelTaskResultTtl{}
 	switch d.Next() {
 	case wire.KindNumber:
-		return x.decodeFirst(d, uint64(0x1))
+		return x.decodeFirst(d, uint64(0x1), 0)
 	case wire.KindNull:
-		return x.decodeFirst(d, uint64(0x2))
+		return x.decodeFirst(d, uint64(0x2), 0)
 	}
 	return wireimpl.NoVariant("CancelTaskResultTtl", d.Next())
 }
@@ -956,29 +956,29 @@ func (x *CancelTaskResultTtl) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *CancelTaskResultTtl) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *CancelTaskResultTtl) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y CancelTaskResultTtl
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y CancelTaskResultTtl
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -1675,14 +1675,15 @@ func (x *ClientNotification) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("method", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(clientNotificationKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, clientNotificationFits[:], mask)
+			mask, others = wireimpl.Choose(present, clientNotificationFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ClientNotification", d.Next())
 }
@@ -1708,29 +1709,29 @@ func (x *ClientNotification) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ClientNotification) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ClientNotification) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 5; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ClientNotification
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ClientNotification
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -1861,14 +1862,15 @@ func (x *ClientRequest) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("method", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(clientRequestKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, clientRequestFits[:], mask)
+			mask, others = wireimpl.Choose(present, clientRequestFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ClientRequest", d.Next())
 }
@@ -1930,29 +1932,29 @@ func (x *ClientRequest) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ClientRequest) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ClientRequest) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 17; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ClientRequest
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ClientRequest
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -2121,14 +2123,15 @@ func (x *ClientResult) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0xff)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(clientResultKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, clientResultFits[:], mask)
+			mask, others = wireimpl.Choose(present, clientResultFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ClientResult", d.Next())
 }
@@ -2163,29 +2166,29 @@ func (x *ClientResult) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ClientResult) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ClientResult) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 8; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ClientResult
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ClientResult
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -2622,14 +2625,15 @@ func (x *CompleteRequestParamsRef) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("type", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(completeRequestParamsRefKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, completeRequestParamsRefFits[:], mask)
+			mask, others = wireimpl.Choose(present, completeRequestParamsRefFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("CompleteRequestParamsRef", d.Next())
 }
@@ -2646,29 +2650,29 @@ func (x *CompleteRequestParamsRef) decodeVariant(d *wireimpl.Decoder, i int) err
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *CompleteRequestParamsRef) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *CompleteRequestParamsRef) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y CompleteRequestParamsRef
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y CompleteRequestParamsRef
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -2884,14 +2888,15 @@ func (x *ContentBlock) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("type", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(contentBlockKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, contentBlockFits[:], mask)
+			mask, others = wireimpl.Choose(present, contentBlockFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ContentBlock", d.Next())
 }
@@ -2917,29 +2922,29 @@ func (x *ContentBlock) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ContentBlock) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ContentBlock) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 5; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ContentBlock
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ContentBlock
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -3452,16 +3457,17 @@ func (x *CreateMessageResultContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("type", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(createMessageResultContentKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, createMessageResultContentFits[:], mask)
+			mask, others = wireimpl.Choose(present, createMessageResultContentFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	case wire.KindArray:
-		return x.decodeFirst(d, uint64(0x20))
+		return x.decodeFirst(d, uint64(0x20), 0)
 	}
 	return wireimpl.NoVariant("CreateMessageResultContent", d.Next())
 }
@@ -3491,29 +3497,29 @@ func (x *CreateMessageResultContent) decodeVariant(d *wireimpl.Decoder, i int) e
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *CreateMessageResultContent) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *CreateMessageResultContent) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 6; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y CreateMessageResultContent
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y CreateMessageResultContent
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -4002,14 +4008,15 @@ func (x *ElicitRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("mode", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(elicitRequestParamsKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, elicitRequestParamsFits[:], mask)
+			mask, others = wireimpl.Choose(present, elicitRequestParamsFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ElicitRequestParams", d.Next())
 }
@@ -4026,29 +4033,29 @@ func (x *ElicitRequestParams) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ElicitRequestParams) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ElicitRequestParams) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ElicitRequestParams
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ElicitRequestParams
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -4352,13 +4359,13 @@ func (x *ElicitResultContentValue) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitResultContentValue{}
 	switch d.Next() {
 	case wire.KindArray:
-		return x.decodeFirst(d, uint64(0x1))
+		return x.decodeFirst(d, uint64(0x1), 0)
 	case wire.KindString:
-		return x.decodeFirst(d, uint64(0x2))
+		return x.decodeFirst(d, uint64(0x2), 0)
 	case wire.KindNumber:
-		return x.decodeFirst(d, uint64(0x4))
+		return x.decodeFirst(d, uint64(0x4), 0)
 	case wire.KindBool:
-		return x.decodeFirst(d, uint64(0x8))
+		return x.decodeFirst(d, uint64(0x8), 0)
 	}
 	return wireimpl.NoVariant("ElicitResultContentValue", d.Next())
 }
@@ -4388,29 +4395,29 @@ func (x *ElicitResultContentValue) decodeVariant(d *wireimpl.Decoder, i int) err
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ElicitResultContentValue) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ElicitResultContentValue) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 4; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ElicitResultContentValue
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ElicitResultContentValue
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -4671,14 +4678,15 @@ func (x *EmbeddedResourceResource) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0x3)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(embeddedResourceResourceKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, embeddedResourceResourceFits[:], mask)
+			mask, others = wireimpl.Choose(present, embeddedResourceResourceFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("EmbeddedResourceResource", d.Next())
 }
@@ -4695,29 +4703,29 @@ func (x *EmbeddedResourceResource) decodeVariant(d *wireimpl.Decoder, i int) err
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *EmbeddedResourceResource) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *EmbeddedResourceResource) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y EmbeddedResourceResource
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y EmbeddedResourceResource
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -4797,14 +4805,15 @@ func (x *EnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("type", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(enumSchemaKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, enumSchemaFits[:], mask)
+			mask, others = wireimpl.Choose(present, enumSchemaFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("EnumSchema", d.Next())
 }
@@ -4830,29 +4839,29 @@ func (x *EnumSchema) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *EnumSchema) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *EnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 5; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y EnumSchema
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y EnumSchema
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -5697,9 +5706,9 @@ func (x *GetTaskResultTtl) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskResultTtl{}
 	switch d.Next() {
 	case wire.KindNumber:
-		return x.decodeFirst(d, uint64(0x1))
+		return x.decodeFirst(d, uint64(0x1), 0)
 	case wire.KindNull:
-		return x.decodeFirst(d, uint64(0x2))
+		return x.decodeFirst(d, uint64(0x2), 0)
 	}
 	return wireimpl.NoVariant("GetTaskResultTtl", d.Next())
 }
@@ -5720,29 +5729,29 @@ func (x *GetTaskResultTtl) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *GetTaskResultTtl) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *GetTaskResultTtl) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y GetTaskResultTtl
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y GetTaskResultTtl
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -6577,14 +6586,15 @@ func (x *JSONRPCMessage) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0xf)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(jSONRPCMessageKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, jSONRPCMessageFits[:], mask)
+			mask, others = wireimpl.Choose(present, jSONRPCMessageFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("JSONRPCMessage", d.Next())
 }
@@ -6607,29 +6617,29 @@ func (x *JSONRPCMessage) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *JSONRPCMessage) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *JSONRPCMessage) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 4; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y JSONRPCMessage
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y JSONRPCMessage
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -6679,8 +6689,9 @@ var jSONRPCMessageFits = [4]wireimpl.Fit{{
 	Declared: uint64(0xf),
 	Required: uint64(0x7),
 }, {
-	Declared: uint64(0xe),
-	Required: uint64(0x6),
+	Declared:  uint64(0xe),
+	Forbidden: uint64(0x1),
+	Required:  uint64(0x6),
 }, {
 	Declared: uint64(0x13),
 	Required: uint64(0x13),
@@ -6855,14 +6866,15 @@ func (x *JSONRPCResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0x3)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(jSONRPCResponseKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, jSONRPCResponseFits[:], mask)
+			mask, others = wireimpl.Choose(present, jSONRPCResponseFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("JSONRPCResponse", d.Next())
 }
@@ -6879,29 +6891,29 @@ func (x *JSONRPCResponse) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *JSONRPCResponse) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *JSONRPCResponse) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y JSONRPCResponse
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y JSONRPCResponse
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -8327,14 +8339,15 @@ func (x *MultiSelectEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0x3)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(multiSelectEnumSchemaKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, multiSelectEnumSchemaFits[:], mask)
+			mask, others = wireimpl.Choose(present, multiSelectEnumSchemaFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("MultiSelectEnumSchema", d.Next())
 }
@@ -8351,29 +8364,29 @@ func (x *MultiSelectEnumSchema) decodeVariant(d *wireimpl.Decoder, i int) error 
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *MultiSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *MultiSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y MultiSelectEnumSchema
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y MultiSelectEnumSchema
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -9020,14 +9033,15 @@ func (x *PrimitiveSchemaDefinition) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("type", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(primitiveSchemaDefinitionKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, primitiveSchemaDefinitionFits[:], mask)
+			mask, others = wireimpl.Choose(present, primitiveSchemaDefinitionFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("PrimitiveSchemaDefinition", d.Next())
 }
@@ -9062,29 +9076,29 @@ func (x *PrimitiveSchemaDefinition) decodeVariant(d *wireimpl.Decoder, i int) er
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *PrimitiveSchemaDefinition) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *PrimitiveSchemaDefinition) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 8; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y PrimitiveSchemaDefinition
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y PrimitiveSchemaDefinition
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -9349,9 +9363,9 @@ func (x *ProgressToken) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ProgressToken{}
 	switch d.Next() {
 	case wire.KindString:
-		return x.decodeFirst(d, uint64(0x1))
+		return x.decodeFirst(d, uint64(0x1), 0)
 	case wire.KindNumber:
-		return x.decodeFirst(d, uint64(0x2))
+		return x.decodeFirst(d, uint64(0x2), 0)
 	}
 	return wireimpl.NoVariant("ProgressToken", d.Next())
 }
@@ -9372,29 +9386,29 @@ func (x *ProgressToken) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ProgressToken) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ProgressToken) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ProgressToken
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ProgressToken
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -10077,14 +10091,15 @@ func (x *ReadResourceResultContentsItem) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0x3)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(readResourceResultContentsItemKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, readResourceResultContentsItemFits[:], mask)
+			mask, others = wireimpl.Choose(present, readResourceResultContentsItemFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ReadResourceResultContentsItem", d.Next())
 }
@@ -10101,29 +10116,29 @@ func (x *ReadResourceResultContentsItem) decodeVariant(d *wireimpl.Decoder, i in
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ReadResourceResultContentsItem) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ReadResourceResultContentsItem) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ReadResourceResultContentsItem
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ReadResourceResultContentsItem
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -11530,16 +11545,17 @@ func (x *SamplingMessageContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("type", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(samplingMessageContentKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, samplingMessageContentFits[:], mask)
+			mask, others = wireimpl.Choose(present, samplingMessageContentFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	case wire.KindArray:
-		return x.decodeFirst(d, uint64(0x20))
+		return x.decodeFirst(d, uint64(0x20), 0)
 	}
 	return wireimpl.NoVariant("SamplingMessageContent", d.Next())
 }
@@ -11569,29 +11585,29 @@ func (x *SamplingMessageContent) decodeVariant(d *wireimpl.Decoder, i int) error
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *SamplingMessageContent) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *SamplingMessageContent) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 6; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y SamplingMessageContent
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y SamplingMessageContent
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -11705,14 +11721,15 @@ func (x *SamplingMessageContentBlock) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("type", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(samplingMessageContentBlockKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, samplingMessageContentBlockFits[:], mask)
+			mask, others = wireimpl.Choose(present, samplingMessageContentBlockFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("SamplingMessageContentBlock", d.Next())
 }
@@ -11738,29 +11755,29 @@ func (x *SamplingMessageContentBlock) decodeVariant(d *wireimpl.Decoder, i int) 
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *SamplingMessageContentBlock) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *SamplingMessageContentBlock) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 5; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y SamplingMessageContentBlock
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y SamplingMessageContentBlock
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -12311,14 +12328,15 @@ func (x *ServerNotification) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("method", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(serverNotificationKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, serverNotificationFits[:], mask)
+			mask, others = wireimpl.Choose(present, serverNotificationFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ServerNotification", d.Next())
 }
@@ -12356,29 +12374,29 @@ func (x *ServerNotification) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ServerNotification) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ServerNotification) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 9; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ServerNotification
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ServerNotification
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -12519,14 +12537,15 @@ func (x *ServerRequest) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.UnknownVariant("method", v)
 			}
 		}
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(serverRequestKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, serverRequestFits[:], mask)
+			mask, others = wireimpl.Choose(present, serverRequestFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ServerRequest", d.Next())
 }
@@ -12561,29 +12580,29 @@ func (x *ServerRequest) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ServerRequest) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ServerRequest) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 8; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ServerRequest
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ServerRequest
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -12689,14 +12708,15 @@ func (x *ServerResult) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0x3fff)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(serverResultKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, serverResultFits[:], mask)
+			mask, others = wireimpl.Choose(present, serverResultFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("ServerResult", d.Next())
 }
@@ -12749,29 +12769,29 @@ func (x *ServerResult) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *ServerResult) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *ServerResult) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 14; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y ServerResult
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y ServerResult
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -13106,14 +13126,15 @@ func (x *SingleSelectEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	switch d.Next() {
 	case wire.KindObject:
 		mask := uint64(0x3)
+		var others uint64
 		if bits.OnesCount64(mask) > 1 {
 			present, err := d.KeySet(singleSelectEnumSchemaKeys)
 			if err != nil {
 				return err
 			}
-			mask = wireimpl.BestFit(present, singleSelectEnumSchemaFits[:], mask)
+			mask, others = wireimpl.Choose(present, singleSelectEnumSchemaFits[:], mask)
 		}
-		return x.decodeFirst(d, mask)
+		return x.decodeFirst(d, mask, others)
 	}
 	return wireimpl.NoVariant("SingleSelectEnumSchema", d.Next())
 }
@@ -13130,29 +13151,29 @@ func (x *SingleSelectEnumSchema) decodeVariant(d *wireimpl.Decoder, i int) error
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *SingleSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *SingleSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y SingleSelectEnumSchema
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y SingleSelectEnumSchema
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -13651,9 +13672,9 @@ func (x *TaskTtl) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskTtl{}
 	switch d.Next() {
 	case wire.KindNumber:
-		return x.decodeFirst(d, uint64(0x1))
+		return x.decodeFirst(d, uint64(0x1), 0)
 	case wire.KindNull:
-		return x.decodeFirst(d, uint64(0x2))
+		return x.decodeFirst(d, uint64(0x2), 0)
 	}
 	return wireimpl.NoVariant("TaskTtl", d.Next())
 }
@@ -13674,29 +13695,29 @@ func (x *TaskTtl) decodeVariant(d *wireimpl.Decoder, i int) error {
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *TaskTtl) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *TaskTtl) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y TaskTtl
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y TaskTtl
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {
@@ -14120,9 +14141,9 @@ func (x *TaskStatusNotificationParamsTtl) DecodeJSON(d *wireimpl.Decoder) error 
 	*x = TaskStatusNotificationParamsTtl{}
 	switch d.Next() {
 	case wire.KindNumber:
-		return x.decodeFirst(d, uint64(0x1))
+		return x.decodeFirst(d, uint64(0x1), 0)
 	case wire.KindNull:
-		return x.decodeFirst(d, uint64(0x2))
+		return x.decodeFirst(d, uint64(0x2), 0)
 	}
 	return wireimpl.NoVariant("TaskStatusNotificationParamsTtl", d.Next())
 }
@@ -14143,29 +14164,29 @@ func (x *TaskStatusNotificationParamsTtl) decodeVariant(d *wireimpl.Decoder, i i
 	return nil
 }
 
-// decodeFirst decodes the member in mask; when several are left it takes
-// the first that decodes and validates, else the first that decodes.
-func (x *TaskStatusNotificationParamsTtl) decodeFirst(d *wireimpl.Decoder, mask uint64) error {
-	if bits.OnesCount64(mask) == 1 {
+// decodeFirst decodes the member in mask when it is the only candidate.
+// Otherwise it tries mask's members, then others' (members the value may
+// also be), in order, and keeps the first that decodes and validates; when
+// none does, it decodes the first of mask's that decodes (else mask's first),
+// whose errors describe the value best.
+func (x *TaskStatusNotificationParamsTtl) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
+	if others == 0 && bits.OnesCount64(mask) == 1 {
 		return x.decodeVariant(d, bits.TrailingZeros64(mask))
 	}
-	first := -1
-	for i := 0; i < 2; i++ {
-		if mask&(1<<i) == 0 {
-			continue
-		}
-		var y TaskStatusNotificationParamsTtl
-		if d.Peek(func() error {
-			return y.decodeVariant(d, i)
-		}) != nil {
-			continue
-		}
-		if first < 0 {
-			first = i
-		}
-		if y.Validate() == nil {
-			*x = y
-			return d.Skip()
+	start, first := d.Mark(), -1
+	for _, set := range [2]uint64{mask, others} {
+		for ; set != 0; set &= set - 1 {
+			i := bits.TrailingZeros64(set)
+			var y TaskStatusNotificationParamsTtl
+			err := y.decodeVariant(d, i)
+			if err == nil && y.Validate() == nil {
+				*x = y
+				return nil
+			}
+			if err == nil && first < 0 && mask&(1<<i) != 0 {
+				first = i
+			}
+			d.Rewind(start)
 		}
 	}
 	if first < 0 {

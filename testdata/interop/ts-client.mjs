@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Interop test client built on the official MCP TypeScript SDK v2
-// (@modelcontextprotocol/client 2.4.0), pinned to protocol revision 2026-07-28.
+// (@modelcontextprotocol/client 2.4.0): pinned to protocol revision 2026-07-28 (--mode pin,
+// the default), or a 2025-era client (--mode legacy: the SDK's default, no version
+// negotiation, a plain initialize handshake at 2025-11-25).
 //
 // Usage:
 //   node ts-client.mjs [options] http://127.0.0.1:PORT/mcp
@@ -13,7 +15,9 @@
 //                       partial summary and exits 3
 //   --only a,b,c        run only these checks (connect always runs)
 //   --skip a,b,c        skip these checks
-//   --mode pin|auto     version negotiation mode (default pin = { pin: '2026-07-28' })
+//   --mode pin|auto|legacy   version negotiation mode (default pin = { pin: '2026-07-28' });
+//                       legacy leaves versionNegotiation unset (the SDK default): initialize at
+//                       2025-11-25, sessions, server->client requests and ordinary notifications
 //   --trace             log every JSON-RPC message (and on HTTP every request's headers)
 //                       as JSON lines on stderr, prefixed "TRACE "
 //   --env K=V           extra environment variable for the spawned stdio server (repeatable;
@@ -31,6 +35,14 @@
 // multi_round, add_tool, touch_resource (optional); prompts greet,
 // confirm_prompt; resource test://static; template test://items/{id}; completions
 // for prompt greet/name and template test://items/{id}/id.
+//
+// In legacy mode the modern-only checks (server/discover, Mcp-Param headers, subscriptions/listen)
+// are reported as skipped; the elicitation/sampling/roots checks then expect real server->client
+// requests (seen on the wire), and the legacy additions are: the test_input_required_result_*
+// tools and prompt, ping, logging/setLevel + notifications/message, resources/subscribe +
+// notifications/resources/updated, resources/unsubscribe, notifications/tools/list_changed and
+// notifications/prompts/list_changed as ordinary notifications, SEP-1699 stream polling
+// (test_reconnection), and on HTTP the session (Mcp-Session-Id, GET stream, DELETE).
 import process from 'node:process';
 
 import { Client, ProtocolError, SdkError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -38,6 +50,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import * as z from 'zod';
 
 const PROTOCOL_VERSION = '2026-07-28';
+const LEGACY_PROTOCOL_VERSION = '2025-11-25';
 
 // Values the client-side input handlers return; the server is expected to echo them.
 const ELICIT_STRING = 'Interop';
@@ -51,7 +64,7 @@ const ROOT_URI = 'file:///tmp/interop-root';
 function usage(msg) {
     if (msg) process.stderr.write(`ts-client: ${msg}\n`);
     process.stderr.write(
-        'usage: ts-client.mjs [--timeout MS] [--overall MS] [--only a,b] [--skip a,b] [--mode pin|auto] [--trace]\n' +
+        'usage: ts-client.mjs [--timeout MS] [--overall MS] [--only a,b] [--skip a,b] [--mode pin|auto|legacy] [--trace]\n' +
             '                     [--env K=V]... [--inherit-env] [--server-stderr inherit|ignore]\n' +
             '                     (http(s)://URL | [--] command [args...])\n'
     );
@@ -87,7 +100,7 @@ function parseArgs(argv) {
                 break;
             case '--mode':
                 o.mode = val();
-                if (o.mode !== 'pin' && o.mode !== 'auto') usage('--mode must be pin or auto');
+                if (o.mode !== 'pin' && o.mode !== 'auto' && o.mode !== 'legacy') usage('--mode must be pin, auto or legacy');
                 break;
             case '--trace':
                 o.trace = true;
@@ -125,6 +138,7 @@ function parseArgs(argv) {
 }
 
 const opts = parseArgs(process.argv.slice(2));
+const LEGACY = opts.mode === 'legacy';
 const log = msg => process.stderr.write(`[ts-client] ${msg}\n`);
 const trace = obj => opts.trace && process.stderr.write(`TRACE ${JSON.stringify(obj)}\n`);
 
@@ -134,6 +148,7 @@ const trace = obj => opts.trace && process.stderr.write(`TRACE ${JSON.stringify(
 const summary = {
     ok: false,
     sdk: '@modelcontextprotocol/client@2.4.0',
+    mode: opts.mode,
     protocolVersionPinned: opts.mode === 'pin' ? PROTOCOL_VERSION : null,
     transport: opts.target.kind,
     target: opts.target.kind === 'http' ? opts.target.url : [opts.target.command, ...opts.target.args].join(' '),
@@ -144,6 +159,7 @@ const summary = {
     checks: [],
     inputRequests: [], // every elicitation/sampling/roots request the client fulfilled
     notifications: [], // every notification the client saw (method + params)
+    serverRequests: [], // legacy mode: every server->client JSON-RPC request seen on the wire
     errors: [] // out-of-band client.onerror reports
 };
 
@@ -196,6 +212,12 @@ async function check(name, fn) {
         log(`FAIL ${name}: ${e?.message ?? e}`);
         return undefined;
     }
+}
+
+/** Record a check that does not apply to this mode. */
+function notApplicable(name, reason) {
+    summary.checks.push({ name, ok: true, skipped: true, reason });
+    log(`SKIP ${name}: ${reason}`);
 }
 
 function assert(cond, msg) {
