@@ -16,12 +16,15 @@ import (
 
 // Token endpoint authentication methods (RFC 7591 §2, AUTHC-11).
 const (
-	AuthMethodNone   = "none"
-	AuthMethodBasic  = "client_secret_basic"
-	AuthMethodPost   = "client_secret_post"
-	AuthMethodJWT    = "private_key_jwt"
-	applicationWeb   = "web"
-	applicationNativ = "native"
+	AuthMethodNone  = "none"
+	AuthMethodBasic = "client_secret_basic"
+	AuthMethodPost  = "client_secret_post"
+)
+
+// Application types of Dynamic Client Registration (AUTHC-10).
+const (
+	applicationWeb    = "web"
+	applicationNative = "native"
 )
 
 // Registration is a client's identity at one authorization server: one
@@ -106,7 +109,7 @@ func (a *Authorizer) applicationType() string {
 	}
 	u, err := url.Parse(a.cfg.RedirectURL)
 	if err != nil || u.Scheme != "https" || isLoopback(u.Hostname()) {
-		return applicationNativ
+		return applicationNative
 	}
 	return applicationWeb
 }
@@ -128,10 +131,10 @@ func (a *Authorizer) register(ctx context.Context, m *serverMetadata) (*Registra
 	var re *RegistrationError
 	if err != nil && a.cfg.ApplicationType == "" && errors.As(err, &re) &&
 		(re.Code == "invalid_redirect_uri" || re.Code == "invalid_client_metadata") {
-		if body.ApplicationType == applicationNativ {
+		if body.ApplicationType == applicationNative {
 			body.ApplicationType = applicationWeb
 		} else {
-			body.ApplicationType = applicationNativ
+			body.ApplicationType = applicationNative
 		}
 		r, err = a.postRegistration(ctx, m.RegistrationEndpoint, &body)
 	}
