@@ -1,6 +1,6 @@
 module github.com/mcpgen/mcpgen
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/atombender/go-jsonschema v0.24.1
@@ -9,6 +9,7 @@ require (
 	github.com/go-jose/go-jose/v4 v4.1.9
 	github.com/google/go-cmp v0.7.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	golang.org/x/oauth2 v0.38.0
 )
 
 require (

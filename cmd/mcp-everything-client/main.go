@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
@@ -78,6 +79,9 @@ func acceptElicitation(ctx context.Context, p *mcp.ElicitRequestParams) (*mcp.El
 }
 
 func run(ctx context.Context, scenario, url, rawContext string) error {
+	if strings.HasPrefix(scenario, "auth/") {
+		return runAuth(ctx, scenario, url, rawContext, os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"))
+	}
 	switch scenario {
 	case "request-metadata":
 		c, err := connect(ctx, url, &client.Options{})

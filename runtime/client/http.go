@@ -46,6 +46,15 @@ type Authorizer interface {
 	Challenge(ctx context.Context, req *http.Request, resp *http.Response) error
 }
 
+// A ResponseObserver is an Authorizer that is also shown the responses it
+// is not asked about (all but the 401s and 403s passed to Challenge)
+// before the transport reads them: a server may hand out a new DPoP nonce
+// on any response (RFC 9449 §9), and an accepted request ends a step-up.
+// ObserveResponse must not read or close the body.
+type ResponseObserver interface {
+	ObserveResponse(req *http.Request, resp *http.Response)
+}
+
 // maxAuthAttempts bounds the attempts of one request an Authorizer may ask for.
 const maxAuthAttempts = 4
 
@@ -148,8 +157,14 @@ func (t *httpConn) post(ctx context.Context, c *Call) (*http.Response, error) {
 			}
 			return nil, fmt.Errorf("client: %s: %w", c.Method, err)
 		}
+		if t.auth == nil {
+			return resp, nil
+		}
 		refused := resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden
-		if t.auth == nil || !refused || attempt >= maxAuthAttempts {
+		if !refused || attempt >= maxAuthAttempts {
+			if o, ok := t.auth.(ResponseObserver); ok {
+				o.ObserveResponse(hr, resp)
+			}
 			return resp, nil
 		}
 		err = t.auth.Challenge(ctx, hr, resp)
