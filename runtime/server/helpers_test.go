@@ -107,7 +107,14 @@ type msg struct {
 
 	raw string
 	bad string // why raw is not a JSON-RPC message
+
+	// serverRequest: a request from the server, which only 2025-11-25
+	// sessions may get (bad says so for the modern era, MSG-3).
+	serverRequest bool
 }
+
+// legacyOK reports whether a 2025-11-25 client may get m.
+func (m msg) legacyOK() bool { return m.bad == "" || m.serverRequest }
 
 type rpcError struct {
 	Code    int             `json:"code"`
@@ -137,7 +144,7 @@ func parseMsg(raw string) msg {
 		m.bad = `"jsonrpc" is not "2.0"`
 	case m.Method != "" && m.Result == nil && m.Error == nil:
 		if m.ID != nil {
-			m.bad = "the server sent a request (MSG-3)"
+			m.bad, m.serverRequest = "the server sent a request (MSG-3)", true
 		}
 	case m.Result != nil && m.Error == nil && m.ID != nil:
 	case m.Error != nil && m.Result == nil:
@@ -205,6 +212,7 @@ func wantResult(t *testing.T, m msg) obj {
 // stdioClient drives ServeStdio through pipes.
 type stdioClient struct {
 	t      *testing.T
+	legacy bool // a 2025-11-25 client: requests from the server are fine
 	in     *io.PipeWriter
 	out    chan msg
 	done   chan error
@@ -265,7 +273,7 @@ func (c *stdioClient) next() msg {
 		if !ok {
 			c.t.Fatalf("the server closed its output")
 		}
-		if m.bad != "" {
+		if m.bad != "" && !(c.legacy && m.serverRequest) {
 			c.t.Fatalf("the server wrote a line that is not a JSON-RPC message (%s): %q", m.bad, m.raw)
 		}
 		return m
@@ -341,7 +349,13 @@ type httpClient struct {
 
 func startHTTP(t *testing.T, s *Server, opts *HTTPOptions) *httpClient {
 	t.Helper()
-	ts := httptest.NewServer(s.Handler(opts))
+	return serveHandler(t, s.Handler(opts))
+}
+
+// serveHandler serves h on httptest.
+func serveHandler(t *testing.T, hh http.Handler) *httpClient {
+	t.Helper()
+	ts := httptest.NewServer(hh)
 	tr := &http.Transport{}
 	h := &httpClient{t: t, ts: ts, tr: tr, c: &http.Client{Transport: tr}}
 	t.Cleanup(func() {
@@ -446,6 +460,14 @@ func (h *httpClient) call(id any, method string, p any, hdr map[string]string) (
 
 func readMessages(t *testing.T, resp *http.Response) []msg {
 	t.Helper()
+	return readAnswer(t, resp, false)
+}
+
+// readAnswer is readMessages; legacy accepts what a 2025-11-25 client may
+// get besides: requests from the server and events without data (the
+// priming event of a stream, LSSE-4).
+func readAnswer(t *testing.T, resp *http.Response, legacy bool) []msg {
+	t.Helper()
 	ct := resp.Header.Get("Content-Type")
 	switch {
 	case strings.HasPrefix(ct, "text/event-stream"):
@@ -459,11 +481,11 @@ func readMessages(t *testing.T, resp *http.Response) []msg {
 				}
 				return out
 			}
-			if ev.comment {
+			if ev.comment || legacy && ev.data == "" {
 				continue
 			}
 			m := parseMsg(ev.data)
-			if m.bad != "" {
+			if m.bad != "" && !(legacy && m.serverRequest) {
 				t.Fatalf("SSE event is not a JSON-RPC message (%s): %q", m.bad, ev.data)
 			}
 			out = append(out, m)
@@ -495,6 +517,7 @@ type sseEvent struct {
 // readEvent reads one SSE event or comment.
 func readEvent(r *bufio.Reader) (sseEvent, error) {
 	var data []string
+	primed := false
 	for {
 		line, err := r.ReadString('\n')
 		if err != nil {
@@ -509,13 +532,18 @@ func readEvent(r *bufio.Reader) (sseEvent, error) {
 			if len(data) > 0 {
 				return sseEvent{data: strings.Join(data, "\n")}, nil
 			}
+			if primed {
+				return sseEvent{}, nil // an event without data (priming)
+			}
 		case strings.HasPrefix(line, ":"):
 			if len(data) == 0 {
 				return sseEvent{comment: true, data: line}, nil
 			}
 		case strings.HasPrefix(line, "data:"):
 			data = append(data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
-		case strings.HasPrefix(line, "event:"), strings.HasPrefix(line, "id:"), strings.HasPrefix(line, "retry:"):
+		case strings.HasPrefix(line, "id:"), strings.HasPrefix(line, "retry:"):
+			primed = true
+		case strings.HasPrefix(line, "event:"):
 		default:
 			return sseEvent{}, fmt.Errorf("bad SSE line %q", line)
 		}

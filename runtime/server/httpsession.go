@@ -417,6 +417,3 @@ func (h *httpHandler) serveDelete(w http.ResponseWriter, r *http.Request) {
 	hs.end()
 	w.WriteHeader(http.StatusNoContent)
 }
-
-// SessionCount reports how many 2025-11-25 sessions the handler keeps.
-func (h *httpHandler) SessionCount() int { return h.sessions.count() }

@@ -251,8 +251,63 @@ function tracingFetch(input, init) {
     });
 }
 
+// Legacy mode on HTTP: every exchange's session-relevant headers and, for SSE responses, the
+// event ids read so far (the body is teed), for the http:* checks.
+const httpLog = [];
+
+/** Collect the `id:` fields of an SSE body into `ids` as they arrive. */
+async function collectEventIds(body, ids) {
+    const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+    let buf = '';
+    try {
+        for (;;) {
+            const { value, done } = await reader.read();
+            if (done) return;
+            buf += value;
+            const lines = buf.split(/\r\n|\r|\n/);
+            buf = lines.pop();
+            for (const line of lines) if (line.startsWith('id:')) ids.push(line.slice(3).trim());
+        }
+    } catch {
+        // the connection was aborted: what was read stays
+    }
+}
+
+function recordingFetch(input, init) {
+    const sent = new Headers(init?.headers);
+    let body;
+    try {
+        body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+    } catch {
+        body = undefined;
+    }
+    const entry = {
+        method: init?.method ?? 'GET',
+        rpc: body?.method ?? (body && 'id' in body ? 'response' : undefined),
+        rpcId: body?.id,
+        sessionIdSent: sent.get('mcp-session-id'),
+        protocolVersionSent: sent.get('mcp-protocol-version'),
+        lastEventIdSent: sent.get('last-event-id'),
+        mcpParamHeaders: [...sent.keys()].filter(k => k.startsWith('mcp-param-'))
+    };
+    httpLog.push(entry);
+    return (opts.trace ? tracingFetch : fetch)(input, init).then(res => {
+        entry.status = res.status;
+        entry.contentType = res.headers.get('content-type');
+        entry.sessionIdReceived = res.headers.get('mcp-session-id');
+        if (res.body && String(entry.contentType).startsWith('text/event-stream')) {
+            const [mine, theirs] = res.body.tee();
+            entry.eventIds = [];
+            void collectEventIds(mine, entry.eventIds);
+            return new Response(theirs, { status: res.status, statusText: res.statusText, headers: res.headers });
+        }
+        return res;
+    });
+}
+
 function buildTransport() {
     if (opts.target.kind === 'http') {
+        if (LEGACY) return new StreamableHTTPClientTransport(new URL(opts.target.url), { fetch: recordingFetch });
         return new StreamableHTTPClientTransport(new URL(opts.target.url), opts.trace ? { fetch: tracingFetch } : undefined);
     }
     const env = opts.inheritEnv ? { ...process.env, ...opts.env } : opts.env;
@@ -264,16 +319,26 @@ function buildTransport() {
     });
 }
 
-/** Wrap send/onmessage to trace JSON-RPC traffic. Must run before connect(). */
+let cancelledCallId; // legacy mode on HTTP: the JSON-RPC id of the cancelled slow call
+const wireErrors = []; // legacy mode: the error objects of every JSON-RPC error response received
+
+/**
+ * Wrap send/onmessage to trace JSON-RPC traffic, and in legacy mode record every
+ * server->client request (a message with both method and id). Must run before connect().
+ */
 function instrument(transport) {
-    if (!opts.trace) return;
+    if (!opts.trace && !LEGACY) return;
     const origSend = transport.send.bind(transport);
     transport.send = (msg, o) => {
         trace({ dir: 'send', msg });
         return origSend(msg, o);
     };
     // Protocol.connect() chains onto a pre-set onmessage, so this sees every inbound message.
-    transport.onmessage = msg => trace({ dir: 'recv', msg });
+    transport.onmessage = msg => {
+        trace({ dir: 'recv', msg });
+        if (LEGACY && typeof msg?.method === 'string' && msg.id !== undefined) summary.serverRequests.push({ method: msg.method, id: msg.id });
+        if (LEGACY && msg?.error !== undefined) wireErrors.push(msg.error);
+    };
 }
 
 // ---------------------------------------------------------------------------
@@ -287,10 +352,15 @@ const client = new Client(
             sampling: {},
             roots: {}
         },
-        versionNegotiation: {
-            mode: opts.mode === 'pin' ? { pin: PROTOCOL_VERSION } : 'auto',
-            probe: { timeoutMs: opts.timeout }
-        },
+        // legacy: versionNegotiation left unset, the SDK's default ('legacy').
+        ...(LEGACY
+            ? {}
+            : {
+                  versionNegotiation: {
+                      mode: opts.mode === 'pin' ? { pin: PROTOCOL_VERSION } : 'auto',
+                      probe: { timeoutMs: opts.timeout }
+                  }
+              }),
         inputRequired: { autoFulfill: true, maxRounds: 5 }
     }
 );
@@ -300,11 +370,15 @@ client.onerror = err => {
     log(`onerror: ${err?.message ?? err}`);
 };
 
-/** Build an accepted form response from the requested schema: strings -> ELICIT_STRING, etc. */
+/** Build an accepted form response from the requested schema: defaults, strings -> ELICIT_STRING, etc. */
 function fillForm(schema) {
     const content = {};
     for (const [key, prop] of Object.entries(schema?.properties ?? {})) {
-        if (Array.isArray(prop.enum) && prop.enum.length > 0) content[key] = prop.enum[0];
+        const items = prop.items ?? {};
+        if (prop.default !== undefined) content[key] = prop.default;
+        else if (prop.type === 'array' && Array.isArray(items.enum) && items.enum.length > 0) content[key] = [items.enum[0]];
+        else if (prop.type === 'array' && items.anyOf?.[0]?.const !== undefined) content[key] = [items.anyOf[0].const];
+        else if (Array.isArray(prop.enum) && prop.enum.length > 0) content[key] = prop.enum[0];
         else if (Array.isArray(prop.oneOf) && prop.oneOf[0]?.const !== undefined) content[key] = prop.oneOf[0].const;
         else if (prop.type === 'number' || prop.type === 'integer') content[key] = 42;
         else if (prop.type === 'boolean') content[key] = true;
@@ -357,18 +431,48 @@ client.setNotificationHandler('notifications/resources/updated', n => {
     seen.resourceUpdated.push(n.params?.uri);
     onNote('notifications/resources/updated', n.params);
 });
+if (LEGACY) {
+    client.setNotificationHandler('notifications/message', n => onNote('notifications/message', n.params));
+}
 
 // ---------------------------------------------------------------------------
 // The checks
 // ---------------------------------------------------------------------------
 const T = { timeout: opts.timeout };
 
+// The input checks (elicitation, sampling, roots through the client's handlers): multi round-trip
+// results on 2026-07-28, real server->client requests on a 2025-11-25 session.
+const INPUT = LEGACY ? 'server-request' : 'mrtr';
+
+/** Legacy mode: the server sent these requests (in this order) since index `from` of the wire log. */
+function assertServerRequests(from, methods) {
+    if (!LEGACY) return;
+    const got = summary.serverRequests.slice(from).map(x => x.method);
+    assert(JSON.stringify(got) === JSON.stringify(methods), `server->client requests on the wire: expected ${methods.join(',')}, got ${got.join(',') || 'none'}`);
+}
+
+/** Legacy mode: call `tool`, expect its inputs as server->client requests and `want` in the result text. */
+async function legacyInputTool(tool, methods, want, args = {}) {
+    await check(`server-request:${tool}`, async () => {
+        const before = summary.inputRequests.length;
+        const wireBefore = summary.serverRequests.length;
+        const r = await client.callTool({ name: tool, arguments: args }, T);
+        const fulfilled = summary.inputRequests.slice(before).map(x => x.method);
+        assert(JSON.stringify(fulfilled) === JSON.stringify(methods), `handlers invoked: expected ${methods.join(',')}, got ${fulfilled.join(',') || 'none'}`);
+        assertServerRequests(wireBefore, methods);
+        assert(!r.isError, `not isError: ${textOf(r)}`);
+        for (const w of want) assert(textOf(r).includes(w), `result mentions ${w}: ${textOf(r)}`);
+        return { fulfilled, text: textOf(r) };
+    });
+}
+
 async function main() {
     const transport = buildTransport();
     instrument(transport);
 
-    // connect(): probes with server/discover (on stdio: on a short-lived sibling process
-    // that is then killed, then spawns the real server) and adopts the DiscoverResult.
+    // connect(): pin/auto probe with server/discover (on stdio: on a short-lived sibling process
+    // that is then killed, then spawns the real server) and adopt the DiscoverResult; legacy
+    // sends initialize (protocolVersion 2025-11-25) and notifications/initialized.
     const connected = await check('connect', async () => {
         await client.connect(transport, T);
         summary.negotiatedProtocolVersion = client.getNegotiatedProtocolVersion() ?? null;
@@ -376,6 +480,11 @@ async function main() {
         summary.serverInfo = client.getServerVersion() ?? null;
         summary.serverCapabilities = client.getServerCapabilities() ?? null;
         if (opts.mode === 'pin') assert(summary.negotiatedProtocolVersion === PROTOCOL_VERSION, `negotiated ${summary.negotiatedProtocolVersion}`);
+        if (LEGACY) {
+            assert(summary.negotiatedProtocolVersion === LEGACY_PROTOCOL_VERSION, `negotiated ${summary.negotiatedProtocolVersion}`);
+            assert(summary.protocolEra === 'legacy', `era ${summary.protocolEra}`);
+            assert(summary.serverInfo?.name === 'mcp-everything', `serverInfo ${JSON.stringify(summary.serverInfo)}`);
+        }
         return {
             negotiatedProtocolVersion: summary.negotiatedProtocolVersion,
             era: summary.protocolEra,
@@ -386,12 +495,14 @@ async function main() {
     });
     if (connected === undefined) return;
 
-    await check('server/discover', async () => {
-        const r = await client.discover(T);
-        assert(Array.isArray(r.supportedVersions) && r.supportedVersions.includes(PROTOCOL_VERSION), 'supportedVersions includes 2026-07-28');
-        assert(typeof r.capabilities === 'object', 'capabilities present');
-        return { supportedVersions: r.supportedVersions, capabilities: r.capabilities, ttlMs: r.ttlMs, cacheScope: r.cacheScope, _meta: r._meta };
-    });
+    if (LEGACY) notApplicable('server/discover', 'modern-only (2026-07-28)');
+    else
+        await check('server/discover', async () => {
+            const r = await client.discover(T);
+            assert(Array.isArray(r.supportedVersions) && r.supportedVersions.includes(PROTOCOL_VERSION), 'supportedVersions includes 2026-07-28');
+            assert(typeof r.capabilities === 'object', 'capabilities present');
+            return { supportedVersions: r.supportedVersions, capabilities: r.capabilities, ttlMs: r.ttlMs, cacheScope: r.cacheScope, _meta: r._meta };
+        });
 
     let toolNames = [];
     await check('tools/list', async () => {
@@ -439,28 +550,43 @@ async function main() {
         const r = await client.callTool({ name: 'progress', arguments: { steps: 3 } }, { ...T, onprogress: p => updates.push(p) });
         assert(updates.length >= 1, `received progress notifications (got ${updates.length})`);
         for (let i = 1; i < updates.length; i++) assert(updates[i].progress > updates[i - 1].progress, 'progress increases');
+        if (LEGACY) assert(updates.length === 3 && updates[2].progress === 3 && updates[2].total === 3, `three updates, the last 3/3: ${JSON.stringify(updates)}`);
         return { progress: updates, text: textOf(r) };
     });
 
-    await check('tools/call:mcp-param-header', async () => {
-        // tools/list above cached header_echo's inputSchema, whose `region` property carries
-        // x-mcp-header: "Region"; on HTTP the SDK mirrors it into Mcp-Param-Region (non-ASCII
-        // values as =?base64?...?=). On stdio headers do not exist and the check is a plain call.
-        const out = {};
-        for (const region of ['us-west1', 'Hello, 世界']) {
-            const r = await client.callTool({ name: 'header_echo', arguments: { region } }, T);
+    if (LEGACY) {
+        notApplicable('tools/call:mcp-param-header', 'Mcp-Param headers are 2026-07-28 only');
+        await check('tools/call:header_echo', async () => {
+            // A 2025-11-25 session has no Mcp-Param headers: the x-mcp-header argument travels in the body only.
+            const before = httpLog.length;
+            const r = await client.callTool({ name: 'header_echo', arguments: { region: 'Hello, 世界' } }, T);
             assert(!r.isError, `not isError: ${textOf(r)}`);
-            assert(textOf(r).includes(region), `echoes region ${region}: ${textOf(r)}`);
-            out[region] = textOf(r);
-        }
-        return out;
-    });
+            assert(textOf(r).includes('Hello, 世界'), `echoes region: ${textOf(r)}`);
+            return { text: textOf(r), mcpParamHeadersSent: httpLog.slice(before).flatMap(e => e.mcpParamHeaders) };
+        });
+    } else {
+        await check('tools/call:mcp-param-header', async () => {
+            // tools/list above cached header_echo's inputSchema, whose `region` property carries
+            // x-mcp-header: "Region"; on HTTP the SDK mirrors it into Mcp-Param-Region (non-ASCII
+            // values as =?base64?...?=). On stdio headers do not exist and the check is a plain call.
+            const out = {};
+            for (const region of ['us-west1', 'Hello, 世界']) {
+                const r = await client.callTool({ name: 'header_echo', arguments: { region } }, T);
+                assert(!r.isError, `not isError: ${textOf(r)}`);
+                assert(textOf(r).includes(region), `echoes region ${region}: ${textOf(r)}`);
+                out[region] = textOf(r);
+            }
+            return out;
+        });
+
+    }
 
     await check('cancel', async () => {
         // HTTP: aborting closes the request's SSE/HTTP response (no notifications/cancelled POST).
         // stdio: the SDK writes notifications/cancelled {requestId} to the server.
         const ac = new AbortController();
         const t0 = Date.now();
+        const sentBefore = httpLog.length;
         const p = client.callTool({ name: 'slow', arguments: { ms: 20_000 } }, { ...T, timeout: 30_000, signal: ac.signal });
         setTimeout(() => ac.abort('interop-cancel'), 300);
         let err;
@@ -482,6 +608,7 @@ async function main() {
             }
             assert(serverSaw.slowCancelled >= 1, `server observed the cancellation: ${JSON.stringify(serverSaw)}`);
         }
+        if (LEGACY) cancelledCallId = httpLog.slice(sentBefore).find(e => e.rpc === 'tools/call')?.rpcId;
         return { error: describeError(err), serverStats: serverSaw };
     });
 
@@ -500,42 +627,68 @@ async function main() {
         throw new Error('expected an error');
     });
 
-    await check('mrtr:elicitation', async () => {
+    await check(`${INPUT}:elicitation`, async () => {
         const before = summary.inputRequests.length;
+        const wireBefore = summary.serverRequests.length;
         const r = await client.callTool({ name: 'ask_name', arguments: {} }, T);
         const fulfilled = summary.inputRequests.slice(before).map(x => x.method);
         assert(fulfilled.includes('elicitation/create'), 'elicitation handler was invoked');
+        assertServerRequests(wireBefore, ['elicitation/create']);
         assert(textOf(r).includes(ELICIT_STRING), `result mentions ${ELICIT_STRING}: ${textOf(r)}`);
         return { fulfilled, text: textOf(r), structuredContent: r.structuredContent };
     });
 
-    await check('mrtr:sampling', async () => {
+    await check(`${INPUT}:sampling`, async () => {
         const before = summary.inputRequests.length;
+        const wireBefore = summary.serverRequests.length;
         const r = await client.callTool({ name: 'sample', arguments: { prompt: 'Say hi' } }, T);
         const fulfilled = summary.inputRequests.slice(before).map(x => x.method);
         assert(fulfilled.includes('sampling/createMessage'), 'sampling handler was invoked');
+        assertServerRequests(wireBefore, ['sampling/createMessage']);
         assert(textOf(r).includes(SAMPLING_REPLY), `result mentions ${SAMPLING_REPLY}: ${textOf(r)}`);
         return { fulfilled, text: textOf(r) };
     });
 
-    await check('mrtr:roots', async () => {
+    await check(`${INPUT}:roots`, async () => {
         const before = summary.inputRequests.length;
+        const wireBefore = summary.serverRequests.length;
         const r = await client.callTool({ name: 'list_roots', arguments: {} }, T);
         const fulfilled = summary.inputRequests.slice(before).map(x => x.method);
         assert(fulfilled.includes('roots/list'), 'roots handler was invoked');
+        assertServerRequests(wireBefore, ['roots/list']);
         assert(textOf(r).includes(ROOT_URI), `result mentions ${ROOT_URI}: ${textOf(r)}`);
         return { fulfilled, text: textOf(r) };
     });
 
-    await check('mrtr:multi_round', async () => {
+    await check(`${INPUT}:multi_round`, async () => {
         const before = summary.inputRequests.length;
+        const wireBefore = summary.serverRequests.length;
         const r = await client.callTool({ name: 'multi_round', arguments: {} }, T);
         const fulfilled = summary.inputRequests.slice(before).map(x => x.method);
         assert(fulfilled.length >= 3, `three input requests over two rounds (got ${fulfilled.join(',')})`);
+        assertServerRequests(wireBefore, ['elicitation/create', 'sampling/createMessage', 'roots/list']);
         const t = textOf(r);
         assert(t.includes(ELICIT_STRING) && t.includes(SAMPLING_REPLY) && t.includes(ROOT_URI), `combined result: ${t}`);
         return { fulfilled, text: t };
     });
+
+    if (LEGACY) {
+        // The conformance suite's multi round-trip tools, which on a 2025-11-25 session ask
+        // through real requests and resume with the answers.
+        const EL = 'elicitation/create', SA = 'sampling/createMessage', RO = 'roots/list';
+        await legacyInputTool('test_input_required_result_elicitation', [EL], [`Hello, ${ELICIT_STRING}!`]);
+        await legacyInputTool('test_input_required_result_sampling', [SA], [SAMPLING_REPLY]);
+        await legacyInputTool('test_input_required_result_list_roots', [RO], [ROOT_URI]);
+        await legacyInputTool('test_input_required_result_request_state', [EL], ['state-ok: awaiting-confirmation', 'action accept']);
+        await legacyInputTool('test_input_required_result_multiple_inputs', [EL, SA, RO], [`name=${ELICIT_STRING}`, SAMPLING_REPLY, ROOT_URI]);
+        await legacyInputTool('test_input_required_result_multi_round', [EL, EL], [`name=${ELICIT_STRING}; color=${ELICIT_STRING}`]);
+        await legacyInputTool('test_input_required_result_tampered_state', [EL], ['confirmed: accept']);
+        await legacyInputTool('test_input_required_result_capabilities', [EL, SA, RO], ['all declared inputs answered']);
+        await legacyInputTool('test_sampling', [SA], [`LLM response: ${SAMPLING_REPLY}`], { prompt: 'Say hi' });
+        await legacyInputTool('test_elicitation', [EL], ['action=accept', `"username":"${ELICIT_STRING}"`], { message: 'Who are you?' });
+        await legacyInputTool('test_elicitation_sep1034_defaults', [EL], ['action=accept', '"name":"John Doe"', '"age":30', '"status":"active"']);
+        await legacyInputTool('test_elicitation_sep1330_enums', [EL], ['action=accept', '"untitledSingle":"option1"', '"titledMulti":["value1"]']);
+    }
 
     await check('prompts/list', async () => {
         const r = await client.listPrompts(undefined, { ...T, cacheMode: 'refresh' });
@@ -552,15 +705,31 @@ async function main() {
         return { description: r.description, messages: r.messages };
     });
 
-    await check('mrtr:prompts/get', async () => {
+    await check(`${INPUT}:prompts/get`, async () => {
         const before = summary.inputRequests.length;
+        const wireBefore = summary.serverRequests.length;
         const r = await client.getPrompt({ name: 'confirm_prompt', arguments: {} }, T);
         const fulfilled = summary.inputRequests.slice(before).map(x => x.method);
         assert(fulfilled.includes('elicitation/create'), 'elicitation handler invoked for prompts/get');
+        assertServerRequests(wireBefore, ['elicitation/create']);
         const t = r.messages.map(m => m.content?.text ?? '').join('\n');
         assert(t.includes(ELICIT_STRING), `prompt text mentions ${ELICIT_STRING}: ${t}`);
         return { fulfilled, messages: r.messages };
     });
+
+    if (LEGACY) {
+        await check('server-request:test_input_required_result_prompt', async () => {
+            const before = summary.inputRequests.length;
+            const wireBefore = summary.serverRequests.length;
+            const r = await client.getPrompt({ name: 'test_input_required_result_prompt', arguments: {} }, T);
+            const fulfilled = summary.inputRequests.slice(before).map(x => x.method);
+            assert(fulfilled.includes('elicitation/create'), 'elicitation handler invoked for prompts/get');
+            assertServerRequests(wireBefore, ['elicitation/create']);
+            const t = r.messages.map(m => m.content?.text ?? '').join('\n');
+            assert(t.includes(`Use this context: ${ELICIT_STRING}`), `prompt text: ${t}`);
+            return { fulfilled, messages: r.messages };
+        });
+    }
 
     await check('resources/list', async () => {
         const r = await client.listResources(undefined, { ...T, cacheMode: 'refresh' });
@@ -593,6 +762,14 @@ async function main() {
         try {
             await client.readResource({ uri: 'test://does-not-exist' }, { ...T, cacheMode: 'refresh' });
         } catch (e) {
+            // 2025-11-25 names one code for an unknown resource: -32002 (Resource not found). The SDK
+            // reports it as -32602 (its ResourceNotFound compatibility mapping), so the wire is checked.
+            if (LEGACY) {
+                const onWire = wireErrors.filter(w => w?.data?.uri === 'test://does-not-exist').pop();
+                assert(onWire?.code === -32002, `expected -32002 on the wire, got ${JSON.stringify(onWire)}`);
+                assert(e instanceof ProtocolError && (e.code === -32602 || e.code === -32002), `expected ProtocolError, got ${JSON.stringify(describeError(e))}`);
+                return { error: describeError(e), wire: onWire };
+            }
             assert(e instanceof ProtocolError && (e.code === -32602 || e.code === -32002), `expected -32602, got ${JSON.stringify(describeError(e))}`);
             return { error: describeError(e) };
         }
@@ -614,34 +791,222 @@ async function main() {
         return { completion: r.completion };
     });
 
-    await check('subscriptions/listen', async () => {
-        // Opens the listen stream; resolves once notifications/subscriptions/acknowledged arrives.
-        const sub = await client.listen({ toolsListChanged: true, resourceSubscriptions: ['test://static'] }, T);
-        try {
-            const gotTools = waitForNote('notifications/tools/list_changed', opts.timeout);
-            const r = await client.callTool({ name: 'add_tool', arguments: {} }, T);
-            const note = await gotTools;
-            assert(note?._meta?.['io.modelcontextprotocol/subscriptionId'] !== undefined, 'subscriptionId stamped on notification');
-            // The SDK evicted its cached tools/list; a fresh list shows the new tool.
-            const after = await client.listTools(undefined, T);
-            const added = after.tools.map(t => t.name).filter(n => !toolNames.includes(n));
-            assert(added.length > 0, `a new tool appears in tools/list (before ${toolNames.length}, after ${after.tools.length})`);
+    if (LEGACY) await legacyNotificationChecks(transport, toolNames);
+    else {
+        await check('subscriptions/listen', async () => {
+            // Opens the listen stream; resolves once notifications/subscriptions/acknowledged arrives.
+            const sub = await client.listen({ toolsListChanged: true, resourceSubscriptions: ['test://static'] }, T);
+            try {
+                const gotTools = waitForNote('notifications/tools/list_changed', opts.timeout);
+                const r = await client.callTool({ name: 'add_tool', arguments: {} }, T);
+                const note = await gotTools;
+                assert(note?._meta?.['io.modelcontextprotocol/subscriptionId'] !== undefined, 'subscriptionId stamped on notification');
+                // The SDK evicted its cached tools/list; a fresh list shows the new tool.
+                const after = await client.listTools(undefined, T);
+                const added = after.tools.map(t => t.name).filter(n => !toolNames.includes(n));
+                assert(added.length > 0, `a new tool appears in tools/list (before ${toolNames.length}, after ${after.tools.length})`);
 
-            let resourceUpdated = null;
-            if (sub.honoredFilter.resourceSubscriptions?.includes('test://static') && toolNames.includes('touch_resource')) {
-                const gotUpdate = waitForNote('notifications/resources/updated', opts.timeout);
-                await client.callTool({ name: 'touch_resource', arguments: {} }, T);
-                resourceUpdated = await gotUpdate;
-                assert(resourceUpdated?.uri === 'test://static', 'resources/updated for test://static');
+                let resourceUpdated = null;
+                if (sub.honoredFilter.resourceSubscriptions?.includes('test://static') && toolNames.includes('touch_resource')) {
+                    const gotUpdate = waitForNote('notifications/resources/updated', opts.timeout);
+                    await client.callTool({ name: 'touch_resource', arguments: {} }, T);
+                    resourceUpdated = await gotUpdate;
+                    assert(resourceUpdated?.uri === 'test://static', 'resources/updated for test://static');
+                }
+                return { honoredFilter: sub.honoredFilter, addToolResult: textOf(r), toolsListChanged: note, added, resourceUpdated };
+            } finally {
+                // close(): aborts the listen request's stream AND sends notifications/cancelled
+                // naming the listen id (on every transport).
+                await sub.close();
+                const cause = await withTimeout(sub.closed, 5000, 'subscription close');
+                summary.listenClosedCause = cause;
             }
-            return { honoredFilter: sub.honoredFilter, addToolResult: textOf(r), toolsListChanged: note, added, resourceUpdated };
-        } finally {
-            // close(): aborts the listen request's stream AND sends notifications/cancelled
-            // naming the listen id (on every transport).
-            await sub.close();
-            const cause = await withTimeout(sub.closed, 5000, 'subscription close');
-            summary.listenClosedCause = cause;
-        }
+        });
+    }
+}
+
+/**
+ * Legacy mode: what a 2025-11-25 session has instead of subscriptions/listen — ping, logging,
+ * resources/subscribe, list_changed notifications delivered unsolicited (on HTTP on the GET
+ * stream or the request's stream, on stdio on the connection), SEP-1699 stream polling, and on
+ * HTTP the session's headers and its termination.
+ */
+/** The stream part of one of this server's event ids ("<stream>-<n>"). */
+const streamOf = id => (typeof id === 'string' && id.includes('-') ? id.slice(0, id.indexOf('-')) : undefined);
+
+async function legacyNotificationChecks(transport, toolNames) {
+    const http = opts.target.kind === 'http';
+    const notesSince = (from, method) => summary.notifications.slice(from).filter(n => n.method === method);
+
+    await check('ping', async () => {
+        const r = await client.ping(T);
+        return { result: r };
+    });
+
+    await check('logging/setLevel', async () => {
+        // At warning, the tool's three info messages are filtered out; at info they all arrive
+        // (on the tool call's stream) before its result.
+        await client.setLoggingLevel('warning', T);
+        let from = summary.notifications.length;
+        await client.callTool({ name: 'test_tool_with_logging', arguments: {} }, T);
+        const filtered = notesSince(from, 'notifications/message');
+        assert(filtered.length === 0, `no info messages at level warning (got ${JSON.stringify(filtered)})`);
+        await client.setLoggingLevel('info', T);
+        from = summary.notifications.length;
+        const r = await client.callTool({ name: 'test_tool_with_logging', arguments: {} }, T);
+        const msgs = notesSince(from, 'notifications/message').map(n => n.params);
+        assert(msgs.length === 3, `three notifications/message (got ${JSON.stringify(msgs)})`);
+        assert(msgs.every(m => m.level === 'info'), 'level info');
+        assert(JSON.stringify(msgs[0].data).includes('Tool execution started'), `first message: ${JSON.stringify(msgs[0])}`);
+        return { messages: msgs, text: textOf(r) };
+    });
+
+    await check('resources/subscribe', async () => {
+        assert(summary.serverCapabilities?.resources?.subscribe === true, `resources.subscribe capability: ${JSON.stringify(summary.serverCapabilities?.resources)}`);
+        await client.subscribeResource({ uri: 'test://static' }, T);
+        const got = waitForNote('notifications/resources/updated', opts.timeout);
+        const r = await client.callTool({ name: 'touch_resource', arguments: {} }, T);
+        const note = await got;
+        assert(note?.uri === 'test://static', `resources/updated for test://static: ${JSON.stringify(note)}`);
+        return { touch: textOf(r), resourceUpdated: note };
+    });
+
+    await check('resources/unsubscribe', async () => {
+        await client.unsubscribeResource({ uri: 'test://static' }, T);
+        const from = summary.notifications.length;
+        await client.callTool({ name: 'touch_resource', arguments: {} }, T);
+        await new Promise(r => setTimeout(r, 500));
+        const late = notesSince(from, 'notifications/resources/updated');
+        assert(late.length === 0, `no resources/updated after unsubscribe (got ${JSON.stringify(late)})`);
+        return { notificationsAfterUnsubscribe: 0 };
+    });
+
+    await check('notifications/tools/list_changed', async () => {
+        assert(summary.serverCapabilities?.tools?.listChanged === true, `tools.listChanged capability: ${JSON.stringify(summary.serverCapabilities?.tools)}`);
+        const got = waitForNote('notifications/tools/list_changed', opts.timeout);
+        const r = await client.callTool({ name: 'add_tool', arguments: {} }, T);
+        const note = await got;
+        const after = await client.listTools(undefined, { ...T, cacheMode: 'refresh' });
+        const added = after.tools.map(t => t.name).filter(n => !toolNames.includes(n));
+        assert(added.length > 0, `a new tool appears in tools/list (before ${toolNames.length}, after ${after.tools.length})`);
+        const call = await client.callTool({ name: added[added.length - 1], arguments: {} }, T);
+        assert(textOf(call).includes(`${added[added.length - 1]} called`), `the new tool answers: ${textOf(call)}`);
+        return { addToolResult: textOf(r), toolsListChanged: note ?? null, added, newToolResult: textOf(call) };
+    });
+
+    await check('notifications/prompts/list_changed', async () => {
+        assert(summary.serverCapabilities?.prompts?.listChanged === true, `prompts.listChanged capability: ${JSON.stringify(summary.serverCapabilities?.prompts)}`);
+        const got = waitForNote('notifications/prompts/list_changed', opts.timeout);
+        const r = await client.callTool({ name: 'test_trigger_prompt_change', arguments: {} }, T);
+        const note = await got;
+        return { result: textOf(r), promptsListChanged: note ?? null };
+    });
+
+    await check('tools/call:test_reconnection', async () => {
+        // SEP-1699: on HTTP the server closes the call's SSE stream after an event with an id;
+        // the client resumes with GET + Last-Event-ID and gets the result there.
+        const before = httpLog.length;
+        const r = await client.callTool({ name: 'test_reconnection', arguments: {} }, { ...T, timeout: Math.max(opts.timeout, 30_000) });
+        assert(textOf(r).includes('Reconnection test completed successfully'), `result: ${textOf(r)}`);
+        if (!http) return { text: textOf(r) };
+        const post = httpLog.slice(before).find(e => e.method === 'POST' && e.rpc === 'tools/call');
+        const stream = streamOf(post?.eventIds?.[0]);
+        assert(stream !== undefined, `the call's SSE stream began with an event id (LSSE-4): ${JSON.stringify(post)}`);
+        const resumed = httpLog.slice(before).filter(e => e.method === 'GET' && streamOf(e.lastEventIdSent) === stream);
+        assert(resumed.length > 0 && resumed.at(-1).status === 200, `resumed with GET + Last-Event-ID of stream ${stream}: ${JSON.stringify(resumed)}`);
+        return { text: textOf(r), stream, resumedWith: resumed.map(e => ({ lastEventId: e.lastEventIdSent, status: e.status, eventIds: e.eventIds })) };
+    });
+
+    if (!http) {
+        notApplicable('http:session', 'HTTP only');
+        notApplicable('http:resume-cancelled-stream', 'HTTP only');
+        notApplicable('http:session-terminate', 'HTTP only');
+        return;
+    }
+
+    await check('http:session', async () => {
+        const init = httpLog.find(e => e.rpc === 'initialize');
+        assert(init && init.status === 200, `initialize answered 200: ${JSON.stringify(init)}`);
+        const sid = init.sessionIdReceived;
+        assert(typeof sid === 'string' && sid.length > 0, 'initialize response carries Mcp-Session-Id');
+        assert(/^[\x21-\x7e]+$/.test(sid), `session id is visible ASCII: ${sid}`);
+        const later = httpLog.slice(httpLog.indexOf(init) + 1);
+        const strays = later.filter(e => e.sessionIdSent !== sid || e.protocolVersionSent !== LEGACY_PROTOCOL_VERSION);
+        assert(strays.length === 0, `every later request carries the session id and MCP-Protocol-Version 2025-11-25: ${JSON.stringify(strays)}`);
+        // (Resumption GETs are judged by http:resume-cancelled-stream.)
+        const failed = later.filter(e => e.status !== undefined && e.status >= 400 && !e.lastEventIdSent);
+        assert(failed.length === 0 || failed.every(e => e.rpc === 'interop/no-such-method'), `no HTTP errors within the session: ${JSON.stringify(failed)}`);
+        const getStream = later.find(e => e.method === 'GET' && !e.lastEventIdSent);
+        assert(getStream && getStream.status === 200 && String(getStream.contentType).startsWith('text/event-stream'), `GET stream opened: ${JSON.stringify(getStream)}`);
+        const notes = later.filter(e => e.method === 'POST' && e.rpc?.startsWith('notifications/'));
+        assert(notes.every(e => e.status === 202), `notifications answered 202: ${JSON.stringify(notes)}`);
+        return { sessionId: sid, requests: later.length, getStream, notifications: notes.length };
+    });
+
+    await check('http:resume-cancelled-stream', async () => {
+        // The cancelled slow call's POST stream had a priming event (LSSE-4) and was then closed
+        // by the server without a response (LCAN-3), which a client cannot tell from a polling
+        // close (LSSE-5): the SDK resumes it with GET + Last-Event-ID. Such a GET names that
+        // stream; whatever the server keeps of it, the answer must be an SSE stream (or 405,
+        // LSSE-1) carrying nothing of another stream (LSSE-7), not the session's GET stream.
+        const post = httpLog.find(e => e.method === 'POST' && e.rpc === 'tools/call' && e.rpcId === cancelledCallId);
+        const lastId = post?.eventIds?.at(-1);
+        assert(lastId !== undefined, `the cancelled call's stream had an event id: ${JSON.stringify(post)}`);
+        const stream = streamOf(lastId);
+        const sdkResumes = httpLog.filter(e => e.method === 'GET' && streamOf(e.lastEventIdSent) === stream);
+        const ctl = new AbortController();
+        const res = await fetch(opts.target.url, {
+            method: 'GET',
+            headers: {
+                accept: 'text/event-stream',
+                'mcp-session-id': transport.sessionId,
+                'mcp-protocol-version': LEGACY_PROTOCOL_VERSION,
+                'last-event-id': lastId
+            },
+            signal: ctl.signal
+        });
+        const contentType = res.headers.get('content-type');
+        const ids = [];
+        let body = null;
+        if (res.ok && res.body) {
+            const done = collectEventIds(res.body, ids);
+            await Promise.race([done, new Promise(r => setTimeout(r, 500))]);
+            ctl.abort();
+        } else body = await res.text();
+        trace({ http: 'resume-cancelled-stream', lastEventId: lastId, status: res.status, contentType, eventIds: ids, body });
+        const detail = { lastEventId: lastId, status: res.status, contentType, eventIds: ids, body, sdkResumes: sdkResumes.map(e => ({ status: e.status, lastEventId: e.lastEventIdSent })) };
+        assert(
+            res.status === 405 || (res.status === 200 && String(contentType).startsWith('text/event-stream')),
+            `GET with Last-Event-ID ${lastId} answered with an SSE stream or 405: ${JSON.stringify(detail)}`
+        );
+        const foreign = ids.filter(id => streamOf(id) !== stream);
+        assert(foreign.length === 0, `no events of another stream: ${JSON.stringify(detail)}`);
+        assert(sdkResumes.every(e => e.status === 200 || e.status === 405), `the SDK's own resumptions of stream ${stream}: ${JSON.stringify(detail.sdkResumes)}`);
+        return detail;
+    });
+
+    await check('http:session-terminate', async () => {
+        const sid = transport.sessionId;
+        assert(sid, 'transport has a session id');
+        const before = httpLog.length;
+        await transport.terminateSession();
+        const del = httpLog.slice(before).find(e => e.method === 'DELETE');
+        assert(del && del.status >= 200 && del.status < 300 && del.sessionIdSent === sid, `DELETE accepted: ${JSON.stringify(del)}`);
+        // The terminated session is gone: a request naming it gets 404 (the client would start anew).
+        const res = await fetch(opts.target.url, {
+            method: 'POST',
+            headers: {
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+                'mcp-session-id': sid,
+                'mcp-protocol-version': LEGACY_PROTOCOL_VERSION
+            },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 9001, method: 'tools/list', params: {} })
+        });
+        const body = await res.text();
+        trace({ http: 'after-delete', status: res.status, body });
+        assert(res.status === 404, `request on the terminated session: HTTP ${res.status} ${body}`);
+        return { deleteStatus: del.status, afterDelete: res.status };
     });
 }
 
