@@ -70,17 +70,26 @@ func (b *bridge) upParams(params wire.Raw, meta wire.Members) (wire.Raw, error) 
 // only the modern revision declares are dropped (resultType, ttlMs,
 // cacheScope, serverInfo), and what is left is decoded and validated as
 // the legacy revision's type, so that nothing invalid reaches the client.
-func (b *bridge) downResult(v wireimpl.Codec) (wireimpl.Codec, error) {
+// Parts the legacy revision cannot express are dropped (degrade); dropped
+// lists them.
+func (b *bridge) downResult(v wireimpl.Codec) (out wireimpl.Codec, dropped []string, err error) {
 	if u, ok := v.(interface{ Member() any }); ok {
 		if m, ok := u.Member().(wireimpl.Codec); ok {
 			v = m
 		}
 	}
-	out := b.old.NewResult()
-	if err := reshapeInto(v, b.nowResult, b.oldResult, out); err != nil {
-		return nil, fmt.Errorf("server: the %s result cannot be expressed in %s: %w", b.old.Name, legacy.rev.Version, err)
+	raw, err := reshape(v, b.nowResult, b.oldResult)
+	if err != nil {
+		return nil, nil, err
 	}
-	return out, nil
+	out = b.old.NewResult()
+	if err = decodeAnswer(raw, out); err != nil {
+		out, dropped, err = degrade(raw, b.old.NewResult, err)
+	}
+	if err != nil {
+		return nil, dropped, fmt.Errorf("server: the %s result cannot be expressed in %s: %w", b.old.Name, legacy.rev.Version, err)
+	}
+	return out, dropped, nil
 }
 
 // downParams converts the params of a request the server sends (an input
@@ -106,12 +115,17 @@ func (b *bridge) upResult(raw wire.Raw, into wireimpl.Codec) error {
 // reshapeInto encodes v, reshapes it and decodes and validates the result
 // into out.
 func reshapeInto(v wireimpl.Codec, from, to *wireimpl.Shape, out wireimpl.Codec) error {
-	e := jx.GetEncoder()
-	defer jx.PutEncoder(e)
-	v.EncodeJSON(e)
-	raw, err := wireimpl.Reshape(e.Bytes(), from, to, nil)
+	raw, err := reshape(v, from, to)
 	if err != nil {
 		return err
 	}
 	return decodeAnswer(raw, out)
+}
+
+// reshape encodes v and reshapes it.
+func reshape(v wireimpl.Codec, from, to *wireimpl.Shape) (wire.Raw, error) {
+	e := jx.GetEncoder()
+	defer jx.PutEncoder(e)
+	v.EncodeJSON(e)
+	return wireimpl.Reshape(e.Bytes(), from, to, nil)
 }

@@ -135,7 +135,11 @@ func (s *Server) serveLegacy(ctx context.Context, ex *exchange, m *jsonrpc.Messa
 	if err != nil {
 		return nil, err
 	}
-	return b.downResult(result)
+	out, dropped, err := b.downResult(result)
+	if len(dropped) > 0 {
+		s.log.Warn("parts of an answer cannot be expressed in "+sess.version+" and were left out", "method", m.Method, "dropped", dropped)
+	}
+	return out, err
 }
 
 // legacyError is the answer to a legacy client for err (rpc: the answer a

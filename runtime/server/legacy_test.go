@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
 // TestLVER2_Negotiation: initialize gets the requested version when it is
@@ -665,4 +666,61 @@ func TestLSTDIO_SecondInitialize(t *testing.T) {
 	c := startLegacyStdio(t, newServer(t, nil), legacyVersion, nil)
 	wantError(t, c.roundTrip(2, "initialize", obj{"protocolVersion": legacyVersion, "capabilities": obj{}, "clientInfo": obj{"name": "x", "version": "1"}}), -32600)
 	wantResult(t, c.roundTrip(3, "ping", nil))
+}
+
+// TestLegacyDegrade: what a modern tool has and 2025-11-25 cannot express
+// (an outputSchema whose root is an array, array structuredContent) is
+// left out of a session's answers; the rest of the answer is kept.
+func TestLegacyDegrade(t *testing.T) {
+	s := newServer(t, nil)
+	must(t, s.AddTool(mcp.Tool{Name: "list_items", InputSchema: wire.Raw(`{"type":"object"}`), OutputSchema: wire.Raw(`{"type":"array","items":{"type":"string"}}`)},
+		func(ctx context.Context, req *ToolRequest) (*mcp.CallToolResult, error) {
+			r := TextResult(`["a","b"]`)
+			r.StructuredContent = wire.Raw(`["a","b"]`)
+			return r, nil
+		}))
+	c := startLegacyStdio(t, s, legacyVersion, nil)
+	m := c.roundTrip(1, "tools/list", obj{})
+	checkLegacy(t, "tools/list", m)
+	tools, _ := wantResult(t, m)["tools"].([]any)
+	names := map[string]obj{}
+	for _, x := range tools {
+		names[x.(obj)["name"].(string)] = x.(obj)
+	}
+	if names["echo"] == nil || names["list_items"] == nil || names["list_items"]["outputSchema"] != nil || names["list_items"]["inputSchema"] == nil {
+		t.Errorf("tools %v, want every tool, list_items without its outputSchema", tools)
+	}
+	m = c.roundTrip(2, "tools/call", obj{"name": "list_items"})
+	checkLegacy(t, "tools/call", m)
+	if r := wantResult(t, m); r["structuredContent"] != nil || m.text() != `["a","b"]` {
+		t.Errorf("call: %s, want the content without structuredContent", m)
+	}
+	// A modern client gets it all.
+	m = c.roundTrip(3, "tools/call", params(obj{"name": "list_items"}))
+	if wantResult(t, m)["structuredContent"] == nil {
+		t.Errorf("modern call: %s", m)
+	}
+}
+
+// TestDegradePaths: the paths of wire errors are read back, and a part is
+// dropped from a member of a list item, or the item, or the top level.
+func TestDegradePaths(t *testing.T) {
+	for in, want := range map[string]string{
+		`tools[3].outputSchema.type`: `tools[3].outputSchema`,
+		`structuredContent`:          `structuredContent`,
+		`a["x.y"][2].b`:              `a["x.y"][2].b`,
+		`[0].c`:                      `[0].c`,
+	} {
+		if got := pathString(memberTarget(parsePath(in))); got != want {
+			t.Errorf("%s: target %q, want %q", in, got, want)
+		}
+	}
+	tree := any(map[string]any{"tools": []any{map[string]any{"a": 1.0}, map[string]any{"b": 2.0}}})
+	tree, ok := without(tree, parsePath("tools[0]"))
+	if !ok || mustJSON(tree) != `{"tools":[{"b":2}]}` {
+		t.Errorf("without an item: %v %s", ok, mustJSON(tree))
+	}
+	if _, ok := without(tree, parsePath("tools[5].x")); ok {
+		t.Error("a path that leads nowhere was deleted")
+	}
 }
