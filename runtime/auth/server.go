@@ -338,11 +338,23 @@ func (s *ResourceServer) Protect(next http.Handler, scopes ...string) http.Handl
 			s.WriteError(w, err)
 			return
 		}
-		if p.Confirmation != "" {
-			if n, err := s.dpop.Nonce(r.Context()); err == nil && n != "" {
-				w.Header().Set("DPoP-Nonce", n)
-			}
+		if n := s.DPoPNonce(r.Context(), p); n != "" {
+			w.Header().Set("DPoP-Nonce", n)
 		}
 		next.ServeHTTP(w, r.WithContext(WithPrincipal(r.Context(), p)))
 	})
+}
+
+// DPoPNonce is the DPoP-Nonce to send with the answer to a request of p
+// (a fresh server nonce, RFC 9449 §8), or "" when p's token is not
+// DPoP-bound or the server keeps no nonces.
+func (s *ResourceServer) DPoPNonce(ctx context.Context, p *Principal) string {
+	if p == nil || p.Confirmation == "" || s.dpop == nil {
+		return ""
+	}
+	n, err := s.dpop.Nonce(ctx)
+	if err != nil {
+		return ""
+	}
+	return n
 }

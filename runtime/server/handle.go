@@ -154,6 +154,11 @@ func (s *Server) dispatch(ctx context.Context, ex *exchange, in *incoming) (resu
 	if desc.ServerCapability != "" && !s.advertised().Has(desc.ServerCapability) {
 		return nil, notSupported(in.method, desc.ServerCapability)
 	}
+	if in.hasName {
+		if err := s.authorize(ex, in.method, in.name); err != nil {
+			return nil, err
+		}
+	}
 	ctx = withExchange(ctx, ex)
 	defer func() {
 		if r := recover(); r != nil {
@@ -266,6 +271,9 @@ func (s *Server) respond(ctx context.Context, ex *exchange, m *jsonrpc.Message, 
 		}
 		jsonrpc.WriteError(e, m.ID, rpc)
 		if se := (*statusError)(nil); errors.As(err, &se) {
+			return se, nil
+		}
+		if se := (*scopeError)(nil); errors.As(err, &se) {
 			return se, nil
 		}
 		return rpc, nil

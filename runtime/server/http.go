@@ -17,6 +17,7 @@ import (
 	"github.com/go-faster/jx"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcpheader"
 	"github.com/mcpgen/mcpgen/runtime/wire"
@@ -42,10 +43,19 @@ type HTTPOptions struct {
 	// KeepAlive is the interval of SSE comment lines on subscriptions/listen
 	// streams (SSE-5). Default 15 s.
 	KeepAlive time.Duration
+	// Auth, when set, makes the endpoint an OAuth 2.1 resource server:
+	// every request is verified before its body is read and refused with
+	// 401 and a challenge naming the protected resource metadata when its
+	// token is missing or invalid; items registered with RequireScopes
+	// need those scopes (403 insufficient_scope). The verified principal
+	// reaches handlers (Request.Principal) and replaces Principal below.
+	// Serve the metadata document too: Server.Mux does both.
+	Auth *auth.ResourceServer
+
 	// Principal names the caller for binding requestState (MRTR-17) and
 	// 2025-11-25 sessions: a session is found only for the principal that
 	// opened it (LHTTP-12). Default: a digest of the Authorization header,
-	// if any.
+	// if any. With Auth, the verified issuer and subject are used instead.
 	Principal func(r *http.Request) string
 
 	// SessionIdleTimeout ends a 2025-11-25 session after this long without
@@ -211,12 +221,16 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSONError403(w)
 		return
 	}
+	who, ok := h.identify(w, r)
+	if !ok {
+		return
+	}
 	switch r.Method {
 	case http.MethodGet:
-		h.serveGet(w, r)
+		h.serveGet(w, r, who)
 		return
 	case http.MethodDelete:
-		h.serveDelete(w, r)
+		h.serveDelete(w, r, who)
 		return
 	}
 	body, err := readBody(w, r, h.opts.MaxBodyBytes)
@@ -248,11 +262,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if h.sessions != nil {
 		if m.Kind == jsonrpc.KindRequest && isHandshake(m) {
-			h.handshake(w, r, m) // whatever the headers say (digest §2.1 step 4)
+			h.handshake(w, r, m, who) // whatever the headers say (digest §2.1 step 4)
 			return
 		}
 		if _, named := r.Header[canonicalSessionID]; named && (m.Kind != jsonrpc.KindRequest || !peekParams("", m.Params).hasVersion) {
-			h.serveSession(w, r, m) // a modern request ignores the header (§2.5)
+			h.serveSession(w, r, m, who) // a modern request ignores the header (§2.5)
 			return
 		}
 	}
@@ -269,7 +283,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	listen := m.Method == mcp.MethodSubscriptionsListen
-	x.exchange = exchange{id: m.ID, method: m.Method, principal: h.principal(r)}
+	x.exchange = exchange{id: m.ID, method: m.Method, principal: who.key, caller: who.p, authz: h.opts.Auth}
 	x.httpSink = httpSink{w: w, header: r.Header, srv: h.s, enabled: listen || acceptsSSE(r)}
 	ex, out := &x.exchange, &x.httpSink
 	ex.out = out
@@ -285,6 +299,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		out.close()
 		return // the client closed the stream: nothing more (HCAN-1)
+	}
+	if se := (*scopeError)(nil); errors.As(rpc, &se) && !out.started() {
+		out.close()
+		h.opts.Auth.WriteError(w, se.err) // 403 insufficient_scope (AUTHS-5)
+		return
 	}
 	if rpc != nil && !out.started() {
 		out.close()
@@ -321,6 +340,32 @@ func writeJSONError403(w http.ResponseWriter) {
 	w.Header()["Content-Type"] = contentTypeJSON
 	w.WriteHeader(http.StatusForbidden)
 	_, _ = w.Write(e.Bytes())
+}
+
+// identity is who sends a request: key binds requestState and sessions;
+// p is the verified principal with HTTPOptions.Auth.
+type identity struct {
+	key string
+	p   *auth.Principal
+}
+
+// identify verifies r's access token when the server checks tokens
+// (every request, either era: AUTHS-3), answering a refused one (401 or
+// 403 with its challenge), and names the caller.
+func (h *httpHandler) identify(w http.ResponseWriter, r *http.Request) (identity, bool) {
+	rs := h.opts.Auth
+	if rs == nil {
+		return identity{key: h.principal(r)}, true
+	}
+	p, err := rs.Verify(r.Context(), r)
+	if err != nil {
+		rs.WriteError(w, err)
+		return identity{}, false
+	}
+	if n := rs.DPoPNonce(r.Context(), p); n != "" {
+		w.Header().Set("DPoP-Nonce", n)
+	}
+	return identity{key: callerKey(p), p: p}, true
 }
 
 func (h *httpHandler) principal(r *http.Request) string {

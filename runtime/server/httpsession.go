@@ -168,8 +168,8 @@ func (hs *httpSession) forgetStream(st *eventStream) {
 
 // handshake answers initialize over HTTP: the result as JSON, with the new
 // session's id in Mcp-Session-Id.
-func (h *httpHandler) handshake(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
-	sess, res, err := h.s.handshake(m, h.principal(r))
+func (h *httpHandler) handshake(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, who identity) {
+	sess, res, err := h.s.handshake(m, who.key)
 	if err != nil {
 		rpc := h.s.toRPCError(m.Method, err)
 		writeJSONError(w, m.ID, rpc)
@@ -201,13 +201,13 @@ func (h *httpHandler) handshake(w http.ResponseWriter, r *http.Request, m *jsonr
 // session finds the session a request names, answering it when there is
 // none: 400 without the header, 404 for an unknown or ended one (LHTTP-7),
 // 400 for a protocol version other than the session's (LHTTP-9).
-func (h *httpHandler) session(w http.ResponseWriter, r *http.Request) *httpSession {
+func (h *httpHandler) session(w http.ResponseWriter, r *http.Request, who identity) *httpSession {
 	id := r.Header.Get(headerSessionID)
 	if id == "" {
 		writeHTTPError(w, http.StatusBadRequest, "Bad request: "+headerSessionID+" header is missing; a 2025-11-25 client must send initialize first")
 		return nil
 	}
-	hs := h.sessions.lookup(id, h.principal(r))
+	hs := h.sessions.lookup(id, who.key)
 	if hs == nil {
 		writeHTTPError(w, http.StatusNotFound, "Session not found: it ended or never existed; send initialize again")
 		return nil
@@ -233,8 +233,8 @@ func writeHTTPError(w http.ResponseWriter, status int, msg string) {
 // is taken (202, LHTTP-3); a request is served in the session, its answer
 // sent as JSON or, when it may send notifications or requests first
 // (LPROG-5, LS2C-2), on an SSE stream of its own.
-func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message) {
-	hs := h.session(w, r)
+func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, m *jsonrpc.Message, who identity) {
+	hs := h.session(w, r, who)
 	if hs == nil {
 		return
 	}
@@ -257,18 +257,34 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, m *js
 		writeJSONResponse(w, m.ID, rpc)
 		return
 	}
-	ex := &exchange{id: m.ID, method: m.Method, principal: hs.principal, sess: hs.session, out: nopSink{}}
+	ex := &exchange{id: m.ID, method: m.Method, principal: hs.principal, sess: hs.session, out: nopSink{}, caller: who.p, authz: h.opts.Auth}
 	if !acceptsSSE(r) || !mayStream(m) {
 		defer done()
 		e := jx.GetEncoder()
 		defer jx.PutEncoder(e)
-		if _, err := h.s.respond(ctx, ex, m, e); err != nil {
+		rpc, err := h.s.respond(ctx, ex, m, e)
+		if err != nil {
 			w.WriteHeader(http.StatusAccepted) // cancelled (LCAN-3): no answer
+			return
+		}
+		if se := (*scopeError)(nil); errors.As(rpc, &se) {
+			h.opts.Auth.WriteError(w, se.err)
 			return
 		}
 		w.Header()["Content-Type"] = contentTypeJSON
 		_, _ = w.Write(e.Bytes()) // JSON-RPC errors too: 200 in this revision
 		return
+	}
+	// The scopes of what the request names are checked before its stream
+	// opens, so that too little scope is still a 403 (AUTHS-5).
+	if d := modern.rev.Lookup(m.Method); d != nil && d.NameMember != "" && h.opts.Auth != nil {
+		if name, ok := topString(m.Params, d.NameMember); ok {
+			if err := h.s.authorize(ex, m.Method, name); err != nil {
+				done()
+				h.opts.Auth.WriteError(w, err.(*scopeError).err)
+				return
+			}
+		}
 	}
 	st := hs.newStream(h.opts.RetryInterval)
 	ex.out = streamSink{st}
@@ -318,8 +334,8 @@ var progressTokenKey = []byte(`"progressToken"`)
 
 // serveGet opens the session's GET stream (LSSE-1), or resumes a stream
 // after the event Last-Event-ID names (LSSE-7).
-func (h *httpHandler) serveGet(w http.ResponseWriter, r *http.Request) {
-	hs := h.session(w, r)
+func (h *httpHandler) serveGet(w http.ResponseWriter, r *http.Request, who identity) {
+	hs := h.session(w, r, who)
 	if hs == nil {
 		return
 	}
@@ -409,8 +425,8 @@ func (h *httpHandler) resume(w http.ResponseWriter, r *http.Request, hs *httpSes
 }
 
 // serveDelete ends a session (LHTTP-8).
-func (h *httpHandler) serveDelete(w http.ResponseWriter, r *http.Request) {
-	hs := h.session(w, r)
+func (h *httpHandler) serveDelete(w http.ResponseWriter, r *http.Request, who identity) {
+	hs := h.session(w, r, who)
 	if hs == nil {
 		return
 	}

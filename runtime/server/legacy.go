@@ -112,6 +112,9 @@ func (s *Server) serveLegacy(ctx context.Context, ex *exchange, m *jsonrpc.Messa
 		sess.mu.Unlock()
 		return &mcp20251125.Result{}, nil
 	case *mcp20251125.SubscribeRequestParams: // LSUB-1
+		if err := s.authorize(ex, m.Method, p.URI); err != nil {
+			return nil, err
+		}
 		sess.subscribe(p.URI, true)
 		return &mcp20251125.Result{}, nil
 	case *mcp20251125.UnsubscribeRequestParams: // LSUB-3

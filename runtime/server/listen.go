@@ -163,6 +163,12 @@ func (s *Server) listen(ctx context.Context, p *mcp.SubscriptionsListenRequestPa
 		honored.ResourcesListChanged = wire.Some(true)
 	}
 	if want.ResourceSubscriptions != nil {
+		for _, uri := range want.ResourceSubscriptions {
+			// Only what the caller may read (HTTPOptions.Auth).
+			if err := s.authorize(ex, mcp.MethodReadResource, uri); err != nil {
+				return nil, err
+			}
+		}
 		honored.ResourceSubscriptions = want.ResourceSubscriptions
 	}
 	sid := ex.id

@@ -24,10 +24,11 @@ type PromptHandler func(ctx context.Context, req *PromptRequest) (*mcp.GetPrompt
 type prompt struct {
 	def     mcp.Prompt
 	handler PromptHandler
+	scopes  []string // RequireScopes
 }
 
 // AddPrompt registers (or replaces) a prompt.
-func (s *Server) AddPrompt(def mcp.Prompt, h PromptHandler) error {
+func (s *Server) AddPrompt(def mcp.Prompt, h PromptHandler, opts ...ItemOption) error {
 	if def.Name == "" {
 		return errors.New("server: a prompt needs a name")
 	}
@@ -38,7 +39,7 @@ func (s *Server) AddPrompt(def mcp.Prompt, h PromptHandler) error {
 		return fmt.Errorf("server: prompt %q: %w", def.Name, err)
 	}
 	s.mu.Lock()
-	s.prompts.put(def.Name, &prompt{def: def, handler: h})
+	s.prompts.put(def.Name, &prompt{def: def, handler: h, scopes: applyItemOptions(opts).scopes})
 	s.mu.Unlock()
 	s.changed(changePrompts, "")
 	return nil

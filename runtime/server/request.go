@@ -7,6 +7,7 @@ import (
 	"github.com/go-faster/jx"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/wire"
 )
@@ -16,8 +17,10 @@ type exchange struct {
 	id        wire.ID
 	method    string
 	out       sink
-	principal string   // who is asking (binds requestState, MRTR-17)
-	sess      *session // the initialize-based session of the request; nil for modern requests
+	principal string               // who is asking (binds requestState, MRTR-17)
+	sess      *session             // the initialize-based session of the request; nil for modern requests
+	caller    *auth.Principal      // the verified caller (HTTPOptions.Auth); nil without authorization
+	authz     *auth.ResourceServer // HTTPOptions.Auth
 	in        incoming
 }
 

@@ -30,6 +30,7 @@ type ResourceHandler func(ctx context.Context, req *ResourceRequest) ([]mcp.Read
 type resource struct {
 	def     mcp.Resource
 	handler ResourceHandler
+	scopes  []string // RequireScopes
 }
 
 type template struct {
@@ -37,10 +38,11 @@ type template struct {
 	handler ResourceHandler
 	match   *regexp.Regexp
 	vars    []string
+	scopes  []string // RequireScopes
 }
 
 // AddResource registers (or replaces) a resource.
-func (s *Server) AddResource(def mcp.Resource, h ResourceHandler) error {
+func (s *Server) AddResource(def mcp.Resource, h ResourceHandler, opts ...ItemOption) error {
 	if def.URI == "" || def.Name == "" {
 		return errors.New("server: a resource needs a uri and a name")
 	}
@@ -51,7 +53,7 @@ func (s *Server) AddResource(def mcp.Resource, h ResourceHandler) error {
 		return fmt.Errorf("server: resource %q: %w", def.URI, err)
 	}
 	s.mu.Lock()
-	s.resources.put(def.URI, &resource{def: def, handler: h})
+	s.resources.put(def.URI, &resource{def: def, handler: h, scopes: applyItemOptions(opts).scopes})
 	s.mu.Unlock()
 	s.changed(changeResources, "")
 	return nil
@@ -72,7 +74,7 @@ func (s *Server) RemoveResource(uri string) bool {
 // use simple RFC 6570 expressions ({name}, which match one path segment,
 // and {+name}, which match the rest of the URI); a read of a URI that
 // matches is served by h with the variables in ResourceRequest.Vars.
-func (s *Server) AddResourceTemplate(def mcp.ResourceTemplate, h ResourceHandler) error {
+func (s *Server) AddResourceTemplate(def mcp.ResourceTemplate, h ResourceHandler, opts ...ItemOption) error {
 	if h == nil {
 		return fmt.Errorf("server: resource template %q has no handler", def.URITemplate)
 	}
@@ -84,7 +86,7 @@ func (s *Server) AddResourceTemplate(def mcp.ResourceTemplate, h ResourceHandler
 		return err
 	}
 	s.mu.Lock()
-	s.templates.put(def.URITemplate, &template{def: def, handler: h, match: re, vars: vars})
+	s.templates.put(def.URITemplate, &template{def: def, handler: h, match: re, vars: vars, scopes: applyItemOptions(opts).scopes})
 	s.mu.Unlock()
 	s.changed(changeResources, "")
 	return nil

@@ -42,6 +42,7 @@ type tool struct {
 	schema  *jsonschema.Schema // compiled inputSchema
 	flat    *flatSchema        // nil unless the schema is flat (arguments.go)
 	params  []mcpheader.Param  // x-mcp-header arguments
+	scopes  []string           // RequireScopes
 }
 
 // AddTool registers (or replaces) a tool. Its InputSchema must be a JSON
@@ -49,7 +50,7 @@ type tool struct {
 // full JSON Schema 2020-12 support (another dialect when $schema names one)
 // and every call's arguments are checked against it. References are
 // resolved inside the schema only, never over the network (JS-5).
-func (s *Server) AddTool(def mcp.Tool, h ToolHandler) error {
+func (s *Server) AddTool(def mcp.Tool, h ToolHandler, opts ...ItemOption) error {
 	if def.Name == "" {
 		return errors.New("server: a tool needs a name")
 	}
@@ -80,7 +81,7 @@ func (s *Server) AddTool(def mcp.Tool, h ToolHandler) error {
 		return fmt.Errorf("server: tool %q: %w", def.Name, err)
 	}
 	s.mu.Lock()
-	s.tools.put(def.Name, &tool{def: def, handler: h, schema: sch, flat: newFlatSchema(def.InputSchema), params: params})
+	s.tools.put(def.Name, &tool{def: def, handler: h, schema: sch, flat: newFlatSchema(def.InputSchema), params: params, scopes: applyItemOptions(opts).scopes})
 	s.mu.Unlock()
 	s.changed(changeTools, "")
 	return nil
@@ -103,7 +104,7 @@ func (s *Server) RemoveTool(name string) bool {
 // then decoded: with In's own DecodeJSON when it has one (generated types
 // do), else with encoding/json, and checked with In's Validate method when
 // it has one. Arguments that fail any of this are an isError result.
-func AddTypedTool[In any](s *Server, def mcp.Tool, h func(ctx context.Context, req *ToolRequest, in In) (*mcp.CallToolResult, error)) error {
+func AddTypedTool[In any](s *Server, def mcp.Tool, h func(ctx context.Context, req *ToolRequest, in In) (*mcp.CallToolResult, error), opts ...ItemOption) error {
 	if def.InputSchema == nil {
 		sch, err := SchemaFor[In]()
 		if err != nil {
@@ -130,7 +131,7 @@ func AddTypedTool[In any](s *Server, def mcp.Tool, h func(ctx context.Context, r
 			return ErrorResult("invalid arguments: " + err.Error()), nil
 		}
 		return h(ctx, req, in)
-	})
+	}, opts...)
 }
 
 // TextResult is a tool result holding one text block.

@@ -578,12 +578,12 @@ async function main() {
             }
             return out;
         });
-
     }
 
     await check('cancel', async () => {
         // HTTP: aborting closes the request's SSE/HTTP response (no notifications/cancelled POST).
         // stdio: the SDK writes notifications/cancelled {requestId} to the server.
+        // legacy: notifications/cancelled {requestId} on every transport (on HTTP as a POST).
         const ac = new AbortController();
         const t0 = Date.now();
         const sentBefore = httpLog.length;
@@ -791,8 +791,10 @@ async function main() {
         return { completion: r.completion };
     });
 
-    if (LEGACY) await legacyNotificationChecks(transport, toolNames);
-    else {
+    if (LEGACY) {
+        notApplicable('subscriptions/listen', 'modern-only (2026-07-28): a 2025-11-25 session gets resources/subscribe and unsolicited notifications');
+        await legacyNotificationChecks(transport, toolNames);
+    } else {
         await check('subscriptions/listen', async () => {
             // Opens the listen stream; resolves once notifications/subscriptions/acknowledged arrives.
             const sub = await client.listen({ toolsListChanged: true, resourceSubscriptions: ['test://static'] }, T);
