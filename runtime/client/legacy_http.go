@@ -432,7 +432,11 @@ func (w *legacyHTTP) opened(version string) {
 	w.mu.Unlock()
 }
 
-// start opens the GET stream of the session (LSSE-1).
+// start opens the GET stream of the session (LSSE-1) and waits, for at
+// most streamWait, until the server has answered the GET: servers send
+// what is unrelated to a request only on that stream and drop it while
+// there is none (a request made right after Connect must not find the
+// stream missing).
 func (w *legacyHTTP) start() {
 	ctx, cancel := context.WithCancel(w.s.ctx)
 	w.mu.Lock()
@@ -441,18 +445,33 @@ func (w *legacyHTTP) start() {
 	}
 	w.getStop = cancel
 	w.mu.Unlock()
-	go w.serverStream(ctx)
+	answered := make(chan struct{})
+	go w.serverStream(ctx, answered)
+	t := time.NewTimer(streamWait)
+	defer t.Stop()
+	select {
+	case <-answered:
+	case <-t.C:
+	}
 }
+
+// streamWait bounds how long opening a session waits for the GET stream.
+const streamWait = 2 * time.Second
 
 // serverStream reads the GET stream: the server's requests and
 // notifications unrelated to a request of ours (LSSE-2). When the server
 // closes it, it is reopened after the retry delay, from the last event id
-// (LSSE-5, LSSE-7). A server without one answers 405 (LSSE-1).
-func (w *legacyHTTP) serverStream(ctx context.Context) {
+// (LSSE-5, LSSE-7). A server without one answers 405 (LSSE-1). answered
+// is closed once the first GET has its answer (or has failed).
+func (w *legacyHTTP) serverStream(ctx context.Context, answered chan struct{}) {
+	var once sync.Once
+	first := func() { once.Do(func() { close(answered) }) }
+	defer first()
 	ev := &sseState{retry: defaultRetry}
 	failures := 0
 	for {
 		resp, err := w.get(ctx, ev.lastID)
+		first()
 		if err != nil {
 			if ctx.Err() != nil {
 				return
