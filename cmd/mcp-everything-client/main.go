@@ -78,6 +78,9 @@ func acceptElicitation(ctx context.Context, p *mcp.ElicitRequestParams) (*mcp.El
 }
 
 func run(ctx context.Context, scenario, url, rawContext string) error {
+	if run, ok := legacyScenarios[scenario]; ok { // legacy.go
+		return run(ctx, url)
+	}
 	switch scenario {
 	case "request-metadata":
 		c, err := connect(ctx, url, &client.Options{})
