@@ -34,6 +34,7 @@ type legacySession struct {
 	cancel context.CancelFunc
 
 	openMu sync.Mutex // serialises (re)initializing
+	subMu  sync.Mutex // orders resources/subscribe and resources/unsubscribe
 
 	mu   sync.Mutex
 	v    string // the negotiated version
@@ -207,16 +208,18 @@ func (s *legacySession) handshake(ctx context.Context) error {
 // session state the client keeps: resource subscriptions (LSUB-6).
 func (s *legacySession) reopen(ctx context.Context, gen int) error {
 	s.openMu.Lock()
-	defer s.openMu.Unlock()
 	s.mu.Lock()
 	cur := s.gen
 	s.mu.Unlock()
 	if cur != gen {
+		s.openMu.Unlock()
 		return nil
 	}
 	s.c.log.Info("the server ended the MCP session; initializing a new one (LHTTP-7)")
 	s.w.reset()
-	if err := s.handshake(ctx); err != nil {
+	err := s.handshake(ctx)
+	s.openMu.Unlock()
+	if err != nil {
 		return err
 	}
 	s.mu.Lock()
@@ -268,11 +271,8 @@ func (s *legacySession) close() error {
 }
 
 // stop ends what the session runs (server requests being answered, the
-// GET stream) without closing the connection.
-func (s *legacySession) stop() {
-	s.cancel()
-	s.w.reset()
-}
+// GET stream, Listen loops) without closing the connection.
+func (s *legacySession) stop() { s.cancel() }
 
 // exchange performs one request of the typed surface in the legacy era.
 func (s *legacySession) exchange(ctx context.Context, o *callOptions, method string, p wireimpl.Codec) (wireimpl.Codec, error) {
@@ -682,10 +682,8 @@ func (s *legacySession) listen(ctx context.Context, o *callOptions, p *mcp.Subsc
 		s.mu.Lock()
 		delete(s.listeners, l)
 		s.mu.Unlock()
-		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), responseTimeout)
-		defer cancel()
 		for _, uri := range got.ResourceSubscriptions {
-			s.dropSub(uctx, uri)
+			s.dropSub(uri)
 		}
 	}()
 	ack := mcp.SubscriptionsAcknowledgedNotificationParams{Notifications: got}
@@ -704,8 +702,11 @@ func (s *legacySession) listen(ctx context.Context, o *callOptions, p *mcp.Subsc
 	}
 }
 
-// addSub subscribes to uri unless another listener has already.
+// addSub subscribes to uri unless another listener has already. subMu
+// orders the subscribe and unsubscribe requests of the session.
 func (s *legacySession) addSub(ctx context.Context, uri string) error {
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
 	s.mu.Lock()
 	n := s.subs[uri]
 	s.subs[uri] = n + 1
@@ -724,8 +725,9 @@ func (s *legacySession) addSub(ctx context.Context, uri string) error {
 	return nil
 }
 
-// dropSub unsubscribes from uri when the last listener of it is gone.
-func (s *legacySession) dropSub(ctx context.Context, uri string) {
+// dropSub unsubscribes from uri when the last listener of it is gone, in
+// the background: leaving a Listen loop does not wait for the server.
+func (s *legacySession) dropSub(uri string) {
 	s.mu.Lock()
 	s.subs[uri]--
 	last := s.subs[uri] <= 0
@@ -733,11 +735,24 @@ func (s *legacySession) dropSub(ctx context.Context, uri string) {
 		delete(s.subs, uri)
 	}
 	s.mu.Unlock()
-	if last && s.ctx.Err() == nil {
-		if err := s.subscribe(ctx, mcp20251125.MethodUnsubscribe, uri); err != nil {
+	if !last {
+		return
+	}
+	go func() {
+		s.subMu.Lock()
+		defer s.subMu.Unlock()
+		s.mu.Lock()
+		again := s.subs[uri] > 0 // a new listener came meanwhile
+		s.mu.Unlock()
+		if again || s.ctx.Err() != nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(s.ctx, responseTimeout)
+		defer cancel()
+		if err := s.subscribe(ctx, mcp20251125.MethodUnsubscribe, uri); err != nil && s.ctx.Err() == nil {
 			s.c.log.Warn("resources/unsubscribe failed", "uri", uri, "error", err.Error())
 		}
-	}
+	}()
 }
 
 // subscribe sends resources/subscribe or resources/unsubscribe.
