@@ -30,7 +30,9 @@ func TestCOMPAT7_DualEraOpensLegacySessionHTTP(t *testing.T) {
 		{"400 -32000 (SDK servers)", nil},
 		{"plain 400", func(w http.ResponseWriter, r *http.Request, m msg) { http.Error(w, "Bad Request", 400) }},
 		{"200 {}", func(w http.ResponseWriter, r *http.Request, m msg) { writeJSON(w, 200, result(m.ID, obj{})) }},
-		{"200 -32601", func(w http.ResponseWriter, r *http.Request, m msg) { writeJSON(w, 200, rpcError(m.ID, -32601, "Method not found", nil)) }},
+		{"200 -32601", func(w http.ResponseWriter, r *http.Request, m msg) {
+			writeJSON(w, 200, rpcError(m.ID, -32601, "Method not found", nil))
+		}},
 		{"404", func(w http.ResponseWriter, r *http.Request, m msg) { http.Error(w, "not found", 404) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -36,8 +36,10 @@ func TestCOMPAT4_DualEraOpensLegacySessionStdio(t *testing.T) {
 			f, cmd := startStdio(t)
 			t.Cleanup(f.close)
 			opts := &client.Options{
-				Elicit:       func(context.Context, *mcp.ElicitRequestParams) (*mcp.ElicitResult, error) { return nil, nil },
-				Sample:       func(context.Context, *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error) { return nil, nil },
+				Elicit: func(context.Context, *mcp.ElicitRequestParams) (*mcp.ElicitResult, error) { return nil, nil },
+				Sample: func(context.Context, *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error) {
+					return nil, nil
+				},
 				ProbeTimeout: waitFor,
 			}
 			if tc.silent {
