@@ -35,28 +35,31 @@ type Options struct {
 	// versions a client that opens every connection with initialize.
 	Versions []string
 
-	// Elicit answers elicitation input requests; setting it declares the
-	// elicitation capability (form mode, and URL mode when ElicitURL is
-	// also true).
+	// Elicit answers elicitation input requests (and a legacy server's
+	// elicitation/create requests); setting it declares the elicitation
+	// capability (form mode, and URL mode when ElicitURL is also true). An
+	// accepted form gets the schema's default for every field the result
+	// leaves out (ELI-5, LELIC-2).
 	Elicit    func(ctx context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResult, error)
 	ElicitURL bool
-	// Sample answers sampling input requests (deprecated feature); setting
-	// it declares sampling. SamplingTools also declares sampling.tools.
+	// Sample answers sampling input requests (deprecated feature), and a
+	// legacy server's sampling/createMessage requests; setting it declares
+	// sampling. SamplingTools also declares sampling.tools.
 	Sample        func(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error)
 	SamplingTools bool
-	// Roots answers roots input requests (deprecated feature); setting it
-	// declares roots.
+	// Roots answers roots input requests (deprecated feature), and a legacy
+	// server's roots/list requests; setting it declares roots.
 	Roots func(ctx context.Context) ([]mcp.Root, error)
 
 	// MaxRounds bounds the multi round-trip retries of one call. Default 8.
 	MaxRounds int
 	// Timeout bounds each request (CAN-8); 0 means 60 s, negative none.
 	Timeout time.Duration
-	// ProbeTimeout bounds the server/discover probe Connect sends over
-	// stdio: a server that does not answer in time is taken for a legacy
-	// one (COMPAT-4 leaves the length open). It also bounds, to at most 5 s,
-	// the initialize request that then asks a legacy server which version
-	// it speaks. Default 10 s.
+	// ProbeTimeout bounds the server/discover probe Connect sends: over
+	// stdio, a server that does not answer in time is taken for a legacy
+	// one (COMPAT-4 leaves the length open). It also bounds the initialize
+	// request that opens a legacy session (which is never cancelled,
+	// LLIFE-7: Connect gives up and closes the connection). Default 10 s.
 	ProbeTimeout time.Duration
 	// DisableCache turns off the result cache.
 	DisableCache bool
@@ -65,8 +68,9 @@ type Options struct {
 	MaxMessageBytes int
 
 	// OnLog receives notifications/message the server sends for requests
-	// made with WithLogLevel. On stdio it runs on the connection's reader:
-	// it must return promptly and must not wait for calls on this Client.
+	// made with WithLogLevel (a legacy server: every log message of the
+	// session). On stdio it runs on the connection's reader: it must return
+	// promptly and must not wait for calls on this Client.
 	OnLog func(p *mcp.LoggingMessageNotificationParams)
 
 	// Header is added to every HTTP request ConnectURL makes (e.g.
@@ -318,7 +322,9 @@ func WithProgress(f func(p *mcp.ProgressNotificationParams)) CallOption {
 }
 
 // WithLogLevel asks the server for log messages at or above level for this
-// call (deprecated logging, LOG-3); they go to Options.OnLog.
+// call (deprecated logging, LOG-3); they go to Options.OnLog. With a legacy
+// server the level is the session's: it is set with logging/setLevel
+// (LLOG-2) when it changes, for this call and the ones after.
 func WithLogLevel(level mcp.LoggingLevel) CallOption {
 	return func(o *callOptions) { o.logLevel = level }
 }

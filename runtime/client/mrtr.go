@@ -93,7 +93,7 @@ func (c *Client) answer(ctx context.Context, reqs mcp.InputRequests) (mcp.InputR
 // answerOne answers one input request through the Options callbacks: an
 // MRTR input request (key names it) or, with a legacy server, a request
 // the server sent (LS2C-3). An accepted form elicitation gets the schema's
-// defaults for the fields the callback left out (LELIC-2).
+// defaults for the fields the callback left out (ELI-5, LELIC-2).
 func (c *Client) answerOne(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputResponse, error) {
 	switch {
 	case req.ElicitRequest != nil:
