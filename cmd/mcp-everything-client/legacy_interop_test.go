@@ -42,6 +42,22 @@ type legacySurface struct {
 	cancelCounted bool
 	// headerEcho: the server has the header_echo tool (v2 server).
 	headerEcho bool
+	// logs, when set, receives what Options.OnLog gets: the server has the
+	// log tool (v1 server), which logs at the level asked for.
+	logs chan string
+}
+
+// withLogs returns interop options whose OnLog feeds the returned channel.
+func withLogs() (*client.Options, chan string) {
+	logs := make(chan string, 16)
+	o := interopOptions()
+	o.OnLog = func(p *mcp.LoggingMessageNotificationParams) {
+		select {
+		case logs <- string(p.Data):
+		default:
+		}
+	}
+	return o, logs
 }
 
 // TestInteropTSv1Server drives the official TypeScript SDK v1 server
@@ -63,12 +79,15 @@ func TestInteropTSv1Server(t *testing.T) {
 		cmd := exec.Command(node, script)
 		cmd.Dir = dir
 		cmd.Stderr = os.Stderr
-		c, err := client.ConnectCommand(ctx, cmd, info, interopOptions())
+		opts, logs := withLogs()
+		c, err := client.ConnectCommand(ctx, cmd, info, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		exerciseLegacy(ctx, t, c, all)
+		can := all
+		can.logs = logs
+		exerciseLegacy(ctx, t, c, can)
 	})
 	for _, mode := range []struct{ name, flag string }{{"http", ""}, {"http-json", "--json"}, {"http-no-resume", "--no-resume"}} {
 		t.Run(mode.name, func(t *testing.T) {
@@ -81,12 +100,14 @@ func TestInteropTSv1Server(t *testing.T) {
 			cmd := exec.Command(node, args...)
 			cmd.Dir = dir
 			url := nodetools.StartHTTP(t, cmd)
-			c, err := client.ConnectURL(ctx, url, info, interopOptions())
+			opts, logs := withLogs()
+			c, err := client.ConnectURL(ctx, url, info, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer c.Close()
 			can := all
+			can.logs = logs
 			// JSON responses: the server sends its requests on the GET
 			// stream, and its progress notifications nowhere.
 			can.progress = mode.flag != "--json"
@@ -198,6 +219,19 @@ func exerciseLegacy(ctx context.Context, t *testing.T, c *client.Client, can leg
 	mu.Unlock()
 	if can.headerEcho {
 		call("header_echo", `{"region":"us-west1"}`, "us-west1")
+	}
+	if can.logs != nil {
+		// WithLogLevel sets the session's level (logging/setLevel); the
+		// message reaches OnLog.
+		call("log", `{"level":"warning"}`, "logged", client.WithLogLevel(mcp.LoggingLevelInfo))
+		select {
+		case got := <-can.logs:
+			if !strings.Contains(got, "a warning message") {
+				t.Errorf("OnLog got %s", got)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("no log message reached OnLog")
+		}
 	}
 	if can.serverRequests {
 		call("ask_name", `{}`, "fixture")
