@@ -82,6 +82,9 @@ func run(ctx context.Context, scenario, url, rawContext string) error {
 	if strings.HasPrefix(scenario, "auth/") {
 		return runAuth(ctx, scenario, url, rawContext, os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"))
 	}
+	if run, ok := legacyScenarios[scenario]; ok { // legacy.go
+		return run(ctx, url)
+	}
 	switch scenario {
 	case "request-metadata":
 		c, err := connect(ctx, url, &client.Options{})

@@ -28,31 +28,38 @@ import (
 // capabilities, caching on, 8 multi round-trip rounds, 60 s per request.
 type Options struct {
 	// Versions lists the protocol revisions the client speaks, preferred
-	// first. Default: [mcp.ProtocolVersion].
+	// first. Default: mcp.ProtocolVersion (2026-07-28), then the
+	// initialize-based revisions 2025-11-25, 2025-06-18 and 2025-03-26, so
+	// that Connect reaches legacy servers too (see Connect). A list without
+	// legacy versions makes a modern-only client, one with only legacy
+	// versions a client that opens every connection with initialize.
 	Versions []string
 
-	// Elicit answers elicitation input requests; setting it declares the
-	// elicitation capability (form mode, and URL mode when ElicitURL is
-	// also true).
+	// Elicit answers elicitation input requests (and a legacy server's
+	// elicitation/create requests); setting it declares the elicitation
+	// capability (form mode, and URL mode when ElicitURL is also true). An
+	// accepted form gets the schema's default for every field the result
+	// leaves out (ELI-5, LELIC-2).
 	Elicit    func(ctx context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResult, error)
 	ElicitURL bool
-	// Sample answers sampling input requests (deprecated feature); setting
-	// it declares sampling. SamplingTools also declares sampling.tools.
+	// Sample answers sampling input requests (deprecated feature), and a
+	// legacy server's sampling/createMessage requests; setting it declares
+	// sampling. SamplingTools also declares sampling.tools.
 	Sample        func(ctx context.Context, p *mcp.CreateMessageRequestParams) (*mcp.CreateMessageResult, error)
 	SamplingTools bool
-	// Roots answers roots input requests (deprecated feature); setting it
-	// declares roots.
+	// Roots answers roots input requests (deprecated feature), and a legacy
+	// server's roots/list requests; setting it declares roots.
 	Roots func(ctx context.Context) ([]mcp.Root, error)
 
 	// MaxRounds bounds the multi round-trip retries of one call. Default 8.
 	MaxRounds int
 	// Timeout bounds each request (CAN-8); 0 means 60 s, negative none.
 	Timeout time.Duration
-	// ProbeTimeout bounds the server/discover probe Connect sends over
-	// stdio: a server that does not answer in time is taken for a legacy
-	// one (COMPAT-4 leaves the length open). It also bounds, to at most 5 s,
-	// the initialize request that then asks a legacy server which version
-	// it speaks. Default 10 s.
+	// ProbeTimeout bounds the server/discover probe Connect sends: over
+	// stdio, a server that does not answer in time is taken for a legacy
+	// one (COMPAT-4 leaves the length open). It also bounds the initialize
+	// request that opens a legacy session (which is never cancelled,
+	// LLIFE-7: Connect gives up and closes the connection). Default 10 s.
 	ProbeTimeout time.Duration
 	// DisableCache turns off the result cache.
 	DisableCache bool
@@ -61,8 +68,9 @@ type Options struct {
 	MaxMessageBytes int
 
 	// OnLog receives notifications/message the server sends for requests
-	// made with WithLogLevel. On stdio it runs on the connection's reader:
-	// it must return promptly and must not wait for calls on this Client.
+	// made with WithLogLevel (a legacy server: every log message of the
+	// session). On stdio it runs on the connection's reader: it must return
+	// promptly and must not wait for calls on this Client.
 	OnLog func(p *mcp.LoggingMessageNotificationParams)
 
 	// Header is added to every HTTP request ConnectURL makes (e.g.
@@ -100,8 +108,10 @@ type Client struct {
 	rev  *wireimpl.Revision
 	send jsonrpc.Handler // Options.Middleware around c.exchange
 
-	ids     atomic.Int64
-	version atomic.Value // string: the version requests carry
+	ids  atomic.Int64
+	sess atomic.Pointer[sessionRef] // the era in use (session.go)
+
+	eraMu sync.Mutex // serialises switching sessions
 
 	mu sync.Mutex
 	// toolHdrs holds the x-mcp-header params of every tool the client has
@@ -135,20 +145,27 @@ type credentialer interface {
 
 var discardLogger = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-// Connect returns a client speaking MCP over t. Over stdio-like transports
-// (anything but HTTP) it first probes the server with server/discover
-// (COMPAT-1): a result or a recognised modern error means a 2026-07-28-era
-// server; any other answer, or none within Options.ProbeTimeout, a legacy
-// one, for which it returns a *VersionError with Legacy set. Over HTTP
-// nothing is sent until the first call (DISC-4). Connect closes t when it
-// fails.
+// Connect returns a client speaking MCP over t, in the era of the server
+// (BC-4). It first probes the server with server/discover (COMPAT-1,
+// COMPAT-7): a DiscoverResult or a recognised modern error means a
+// 2026-07-28-era server, spoken to statelessly from then on. Any other
+// answer — another error (COMPAT-5), something that is not a
+// DiscoverResult, a 400 whose body is no modern error, or, over stdio,
+// silence within Options.ProbeTimeout (COMPAT-4) — means a legacy server:
+// Connect then opens a 2025-11-25 session on the same connection
+// (initialize, accepting an older version the server proposes from
+// Options.Versions, LVER-7; then notifications/initialized, LLIFE-3) and the
+// client speaks that revision until Close; see docs/dual-era-client.md.
+//
+// A modern-only client (no legacy version in Options.Versions) reports a
+// legacy server with a *VersionError with Legacy set, and over HTTP sends
+// nothing until the first call (DISC-4). A legacy-only client skips the
+// probe. Connect closes t when it fails.
 func Connect(ctx context.Context, t Transport, info mcp.Implementation, opts *Options) (*Client, error) {
 	c := newClient(t, info, opts)
-	if !c.http {
-		if err := c.probe(ctx); err != nil {
-			_ = t.Close()
-			return nil, err
-		}
+	if err := c.detect(ctx); err != nil {
+		_ = t.Close()
+		return nil, err
 	}
 	return c, nil
 }
@@ -164,11 +181,13 @@ func ConnectCommand(ctx context.Context, cmd *exec.Cmd, info mcp.Implementation,
 }
 
 // ConnectURL returns a client for the Streamable HTTP endpoint url (§5.3),
-// using Options.HTTPClient and Options.Header. Nothing is sent until the
-// first call: Discover is available but not required (DISC-4). A server
-// that answers 400 with anything but a recognised modern error is taken for
-// a legacy one (COMPAT-7): calls then fail with a *VersionError with Legacy
-// set.
+// using Options.HTTPClient and Options.Header, in the era of the server (see
+// Connect). With a legacy server the client keeps an HTTP session: it
+// echoes the Mcp-Session-Id the server mints (LHTTP-6), starts over with
+// initialize when the session ends (LHTTP-7), listens on the GET stream
+// (LSSE-1), resumes broken streams with Last-Event-ID after the server's
+// retry delay (LSSE-5, LSSE-7) and ends the session with DELETE on Close
+// (LHTTP-8).
 func ConnectURL(ctx context.Context, url string, info mcp.Implementation, opts *Options) (*Client, error) {
 	var ho HTTPOptions
 	if opts != nil {
@@ -183,7 +202,7 @@ func newClient(t Transport, info mcp.Implementation, opts *Options) *Client {
 		c.opts = *opts
 	}
 	if len(c.opts.Versions) == 0 {
-		c.opts.Versions = []string{mcp.ProtocolVersion}
+		c.opts.Versions = defaultVersions()
 	}
 	if c.opts.MaxRounds <= 0 {
 		c.opts.MaxRounds = 8
@@ -201,10 +220,10 @@ func newClient(t Transport, info mcp.Implementation, opts *Options) *Client {
 	if hm, ok := t.(HeaderMirror); ok {
 		c.http = hm.MirrorsHeaders()
 	}
+	c.setSession(newModernSession(c))
 	if cf, ok := t.(configurer); ok {
-		cf.configure(c.log, c.opts.MaxMessageBytes, func(m *jsonrpc.Message) { c.deliver(&callOptions{}, m) })
+		cf.configure(c.log, c.opts.MaxMessageBytes, func(m *jsonrpc.Message) { c.session().unsolicited(m) })
 	}
-	c.version.Store(c.opts.Versions[0])
 	// Read at each use: a header updated between calls (a new token) must
 	// not see private entries cached under the old one (CACHE-5).
 	credential := func() string { return "" }
@@ -219,11 +238,14 @@ func newClient(t Transport, info mcp.Implementation, opts *Options) *Client {
 	return c
 }
 
-// Close ends the connection (see Transport.Close).
-func (c *Client) Close() error { return c.t.Close() }
+// Close ends the connection (see Transport.Close); with a legacy server
+// over HTTP it first ends the session (DELETE, LHTTP-8).
+func (c *Client) Close() error { return c.session().close() }
 
-// ProtocolVersion is the revision the client's requests carry now.
-func (c *Client) ProtocolVersion() string { return c.version.Load().(string) }
+// ProtocolVersion is the revision the client speaks: the version its
+// requests carry (2026-07-28 era), or the version initialize negotiated
+// with a legacy server (e.g. "2025-11-25", "2025-06-18").
+func (c *Client) ProtocolVersion() string { return c.session().version() }
 
 // capabilities declares what the callbacks can answer (ELI-1, SMP-2, ROOT-2).
 func (c *Client) capabilities() mcp.ClientCapabilities {
@@ -246,19 +268,25 @@ func (c *Client) capabilities() mcp.ClientCapabilities {
 	return caps
 }
 
-// meta builds the per-request _meta (META-1): version, capabilities and
-// identity, plus what the call options add.
-func (c *Client) meta(o *callOptions) mcp.RequestMetaObject {
+// modernMeta builds the per-request _meta (META-1): version, capabilities
+// and identity, plus what the call options add.
+func (c *Client) modernMeta(o *callOptions, version string) mcp.RequestMetaObject {
 	m := mcp.RequestMetaObject{
-		ProtocolVersion:    c.ProtocolVersion(),
+		ProtocolVersion:    version,
 		ClientCapabilities: c.capabilities(),
 		ClientInfo:         &c.info,
 	}
-	if o.progress != nil {
-		m.ProgressToken = mcp.ProgressToken{String: wire.Some(o.token)}
-	}
 	if o.logLevel != "" {
 		m.LogLevel = wire.Some(o.logLevel)
+	}
+	addMeta(&m, o)
+	return m
+}
+
+// addMeta adds the progress token and the WithMeta members to m.
+func addMeta(m *mcp.RequestMetaObject, o *callOptions) {
+	if o.progress != nil {
+		m.ProgressToken = mcp.ProgressToken{String: wire.Some(o.token)}
 	}
 	for _, kv := range o.meta {
 		if m.Declares(kv.Key) {
@@ -268,7 +296,6 @@ func (c *Client) meta(o *callOptions) mcp.RequestMetaObject {
 		}
 		m.Extra.Set(kv.Key, kv.Value)
 	}
-	return m
 }
 
 // CallOption configures one call.
@@ -282,6 +309,9 @@ type callOptions struct {
 	timeout  time.Duration
 	// listenNote receives a listen stream's notifications.
 	listenNote func(m *jsonrpc.Message)
+	// probing marks Connect's era probe: a legacy sign is returned to it,
+	// not acted on.
+	probing bool
 }
 
 // WithProgress asks for progress notifications (PROG-1) and passes each to
@@ -292,7 +322,9 @@ func WithProgress(f func(p *mcp.ProgressNotificationParams)) CallOption {
 }
 
 // WithLogLevel asks the server for log messages at or above level for this
-// call (deprecated logging, LOG-3); they go to Options.OnLog.
+// call (deprecated logging, LOG-3); they go to Options.OnLog. With a legacy
+// server the level is the session's: it is set with logging/setLevel
+// (LLOG-2) when it changes, for this call and the ones after.
 func WithLogLevel(level mcp.LoggingLevel) CallOption {
 	return func(o *callOptions) { o.logLevel = level }
 }
@@ -326,14 +358,17 @@ type callKey struct{}
 
 // request sends method with params p, whose _meta it fills in, and returns
 // the decoded result. It retries once with another version on -32022
-// (VER-3).
+// (VER-3), and once on a legacy session when a modern request met a legacy
+// server (the cached era was wrong, §4.4).
 func (c *Client) request(ctx context.Context, o *callOptions, method string, p wireimpl.Codec) (wireimpl.Codec, error) {
 	if len(c.opts.Middleware) > 0 {
 		ctx = context.WithValue(ctx, callKey{}, o)
 	}
-	for attempt := 0; ; attempt++ {
+	versionRetried, eraRetried := false, false
+	for {
+		s := c.session()
 		if rm, ok := p.(interface{ RequestMeta() *mcp.RequestMetaObject }); ok {
-			*rm.RequestMeta() = c.meta(o)
+			*rm.RequestMeta() = s.meta(o)
 		}
 		var res wire.Value
 		var err error
@@ -343,12 +378,28 @@ func (c *Client) request(ctx context.Context, o *callOptions, method string, p w
 			res, err = c.exchangeWith(ctx, o, method, p)
 		}
 		var rpc *wire.Error
-		if attempt == 0 && errors.As(err, &rpc) && rpc.Code == mcp.CodeUnsupportedProtocolVersion {
-			if v, ok := c.pickVersion(rpc); ok {
-				c.version.Store(v)
-				continue
+		var legacy *legacySign
+		switch {
+		case !versionRetried && errors.As(err, &rpc) && rpc.Code == mcp.CodeUnsupportedProtocolVersion:
+			versionRetried = true
+			if ms, ok := s.(*modernSession); ok {
+				if v, ok := c.pickVersion(rpc); ok {
+					ms.v.Store(v)
+					continue
+				}
+				return nil, &VersionError{Ours: c.opts.Versions, Theirs: supportedOf(rpc)}
 			}
-			return nil, &VersionError{Ours: c.opts.Versions, Theirs: supportedOf(rpc)}
+		case errors.As(err, &legacy) && o.probing:
+			return nil, err // Connect's probe decides
+		case errors.As(err, &legacy):
+			if eraRetried || len(c.legacyVersions()) == 0 {
+				return nil, c.legacyError(ctx, legacy.cause)
+			}
+			eraRetried = true
+			if err := c.startLegacy(ctx, s); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		if err != nil {
 			return nil, err
@@ -379,7 +430,7 @@ func (e *VersionError) Error() string {
 		if len(e.Theirs) > 0 {
 			theirs = strings.Join(e.Theirs, ", ")
 		}
-		return fmt.Sprintf("client: the server speaks only legacy MCP %s, not %s; legacy servers are not supported yet",
+		return fmt.Sprintf("client: the server speaks only legacy MCP %s, not %s (Options.Versions)",
 			theirs, strings.Join(e.Ours, ", "))
 	}
 	return fmt.Sprintf("client: no common protocol version: server supports %s, client supports %s",
@@ -394,13 +445,14 @@ func supportedOf(rpc *wire.Error) []string {
 	return data.Supported
 }
 
-// pickVersion chooses our most preferred version the server supports
-// (VER-5 leaves the choice open; legacy versions are not ours to pick).
+// pickVersion chooses our most preferred modern version the server
+// supports (VER-5 leaves the choice open; a legacy version would mean an
+// initialize handshake, which Connect's probe chooses, not this retry).
 // It may be the version just refused: a server that lists it as supported
 // is given one retry with it.
 func (c *Client) pickVersion(rpc *wire.Error) (string, bool) {
 	theirs := supportedOf(rpc)
-	for _, v := range c.opts.Versions {
+	for _, v := range c.modernVersions() {
 		if slices.Contains(theirs, v) {
 			return v, true
 		}
@@ -423,8 +475,14 @@ func (c *Client) exchange(ctx context.Context, method string, params wire.Value)
 	return c.exchangeWith(ctx, o, method, p)
 }
 
-// exchangeWith is exchange with the call's options at hand.
+// exchangeWith is exchange with the call's options at hand: the session
+// in use carries the request.
 func (c *Client) exchangeWith(ctx context.Context, o *callOptions, method string, p wireimpl.Codec) (wireimpl.Codec, error) {
+	return c.session().exchange(ctx, o, method, p)
+}
+
+// exchangeModern performs one 2026-07-28 request (modernSession).
+func (c *Client) exchangeModern(ctx context.Context, o *callOptions, method string, p wireimpl.Codec) (wireimpl.Codec, error) {
 	desc := c.rev.Lookup(method)
 	if desc == nil || desc.NewResult == nil {
 		return nil, fmt.Errorf("client: %s is not a request of revision %s", method, c.rev.Version)
@@ -597,7 +655,7 @@ func (c *Client) learnTools(tools []mcp.Tool) []mcp.Tool {
 	defer c.mu.Unlock()
 	for _, t := range tools {
 		prms, err := mcpheader.ToolParams(t.InputSchema)
-		if err != nil && c.http {
+		if err != nil && c.session().mirrorsHeaders() {
 			c.log.Warn("dropping tool with invalid x-mcp-header annotations", "tool", t.Name, "reason", err.Error())
 			continue
 		}

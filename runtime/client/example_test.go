@@ -63,7 +63,7 @@ func ExampleConnectCommand() {
 	ctx := context.Background()
 	c, err := client.ConnectCommand(ctx, cmd, mcp.Implementation{Name: "example-client", Version: "1.0.0"}, nil)
 	if err != nil {
-		log.Fatal(err) // a *client.VersionError for a legacy server
+		log.Fatal(err) // e.g. the command failed to start, or no MCP server answered
 	}
 	defer c.Close() // closes the server's stdin and waits for it to exit
 

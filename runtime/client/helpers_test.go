@@ -349,9 +349,26 @@ func (f *httpFake) requests(method string) []msg {
 	return out
 }
 
+// connect connects a client to the fake. The fake speaks 2026-07-28 only
+// and the tests count what the client posts: unless a test names its
+// versions, the client is modern-only, so no era probe precedes the
+// requests (legacy_*_test.go cover dual-era clients).
 func (f *httpFake) connect(t testing.TB, opts *client.Options) *client.Client {
 	t.Helper()
-	return connectURL(t, f.srv.URL, opts)
+	return connectURL(t, f.srv.URL, modernOnly(opts))
+}
+
+// modernOnly returns opts for a modern-only client unless they name
+// versions.
+func modernOnly(opts *client.Options) *client.Options {
+	var o client.Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Versions == nil {
+		o.Versions = []string{mcp.ProtocolVersion}
+	}
+	return &o
 }
 
 func connectURL(t testing.TB, url string, opts *client.Options) *client.Client {

@@ -12,8 +12,17 @@ import (
 )
 
 // Discover calls server/discover (optional, DISC-4).
+//
+// With a legacy server the result describes what initialize said: the
+// negotiated version as the one supported version, the server's
+// capabilities, instructions and serverInfo (in _meta, as 2026-07-28 servers
+// put it).
 func (c *Client) Discover(ctx context.Context, opts ...CallOption) (*mcp.DiscoverResult, error) {
-	r, err := c.cached(ctx, buildOptions(opts), mcp.MethodDiscover, &mcp.RequestParams{})
+	return c.discover(ctx, buildOptions(opts))
+}
+
+func (c *Client) discover(ctx context.Context, o *callOptions) (*mcp.DiscoverResult, error) {
+	r, err := c.cached(ctx, o, mcp.MethodDiscover, &mcp.RequestParams{})
 	if err != nil {
 		return nil, err
 	}
@@ -209,7 +218,7 @@ func (c *Client) Complete(ctx context.Context, p *mcp.CompleteRequestParams, opt
 func (c *Client) CallTool(ctx context.Context, name string, arguments wire.Raw, opts ...CallOption) (*mcp.CallToolResult, error) {
 	o := buildOptions(opts)
 	p := &mcp.CallToolRequestParams{Name: name, Arguments: arguments}
-	if c.http {
+	if c.session().mirrorsHeaders() {
 		c.mu.Lock()
 		_, known := c.toolHdrs[name]
 		c.mu.Unlock()
@@ -226,7 +235,7 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments wire.Raw, 
 	send := func(ctx context.Context) (wireimpl.Codec, error) {
 		r, err := c.request(ctx, o, mcp.MethodCallTool, p)
 		var rpc *wire.Error
-		if errors.As(err, &rpc) && rpc.Code == mcp.CodeHeaderMismatch && c.http {
+		if errors.As(err, &rpc) && rpc.Code == mcp.CodeHeaderMismatch && c.session().mirrorsHeaders() {
 			// XMH-8: the tool may have changed; re-fetch and retry once.
 			c.refreshTools(ctx)
 			r, err = c.request(ctx, o, mcp.MethodCallTool, p)

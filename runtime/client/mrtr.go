@@ -81,44 +81,122 @@ func (c *Client) answer(ctx context.Context, reqs mcp.InputRequests) (mcp.InputR
 	}
 	out := make(mcp.InputResponses, len(reqs))
 	for _, key := range wireimpl.SortedKeys(reqs) {
-		req := reqs[key]
-		switch {
-		case req.ElicitRequest != nil:
-			if c.opts.Elicit == nil {
-				return nil, fmt.Errorf("%w: elicitation (input %q)", ErrNoHandler, key)
-			}
-			if req.ElicitRequest.Params.ElicitRequestURLParams != nil && !c.opts.ElicitURL {
-				return nil, fmt.Errorf("%w: URL elicitation (input %q)", ErrNoHandler, key)
-			}
-			r, err := c.opts.Elicit(ctx, &req.ElicitRequest.Params)
-			if err != nil {
-				return nil, fmt.Errorf("client: elicitation %q: %w", key, err)
-			}
-			out[key] = mcp.InputResponse{ElicitResult: r}
-		case req.CreateMessageRequest != nil:
-			if c.opts.Sample == nil {
-				return nil, fmt.Errorf("%w: sampling (input %q)", ErrNoHandler, key)
-			}
-			r, err := c.opts.Sample(ctx, &req.CreateMessageRequest.Params)
-			if err != nil {
-				return nil, fmt.Errorf("client: sampling %q: %w", key, err)
-			}
-			out[key] = mcp.InputResponse{CreateMessageResult: r}
-		case req.ListRootsRequest != nil:
-			if c.opts.Roots == nil {
-				return nil, fmt.Errorf("%w: roots (input %q)", ErrNoHandler, key)
-			}
-			roots, err := c.opts.Roots(ctx)
-			if err != nil {
-				return nil, fmt.Errorf("client: roots %q: %w", key, err)
-			}
-			if roots == nil {
-				roots = []mcp.Root{}
-			}
-			out[key] = mcp.InputResponse{ListRootsResult: &mcp.ListRootsResult{Roots: roots}}
-		default:
-			return nil, fmt.Errorf("client: input request %q of an unknown kind", key)
+		r, err := c.answerOne(ctx, key, reqs[key])
+		if err != nil {
+			return nil, err
 		}
+		out[key] = r
 	}
 	return out, nil
+}
+
+// answerOne answers one input request through the Options callbacks: an
+// MRTR input request (key names it) or, with a legacy server, a request
+// the server sent (LS2C-3). An accepted form elicitation gets the schema's
+// defaults for the fields the callback left out (ELI-5, LELIC-2).
+func (c *Client) answerOne(ctx context.Context, key string, req mcp.InputRequest) (mcp.InputResponse, error) {
+	switch {
+	case req.ElicitRequest != nil:
+		if c.opts.Elicit == nil {
+			return mcp.InputResponse{}, fmt.Errorf("%w: elicitation (input %q)", ErrNoHandler, key)
+		}
+		if req.ElicitRequest.Params.ElicitRequestURLParams != nil && !c.opts.ElicitURL {
+			return mcp.InputResponse{}, fmt.Errorf("%w: URL elicitation (input %q)", ErrNoHandler, key)
+		}
+		r, err := c.opts.Elicit(ctx, &req.ElicitRequest.Params)
+		if err != nil {
+			return mcp.InputResponse{}, fmt.Errorf("client: elicitation %q: %w", key, err)
+		}
+		if r == nil {
+			return mcp.InputResponse{}, fmt.Errorf("client: elicitation %q: the Elicit callback returned no result", key)
+		}
+		if form := req.ElicitRequest.Params.ElicitRequestFormParams; form != nil {
+			r = withDefaults(form, r)
+		}
+		return mcp.InputResponse{ElicitResult: r}, nil
+	case req.CreateMessageRequest != nil:
+		if c.opts.Sample == nil {
+			return mcp.InputResponse{}, fmt.Errorf("%w: sampling (input %q)", ErrNoHandler, key)
+		}
+		r, err := c.opts.Sample(ctx, &req.CreateMessageRequest.Params)
+		if err != nil {
+			return mcp.InputResponse{}, fmt.Errorf("client: sampling %q: %w", key, err)
+		}
+		if r == nil {
+			return mcp.InputResponse{}, fmt.Errorf("client: sampling %q: the Sample callback returned no result", key)
+		}
+		return mcp.InputResponse{CreateMessageResult: r}, nil
+	case req.ListRootsRequest != nil:
+		if c.opts.Roots == nil {
+			return mcp.InputResponse{}, fmt.Errorf("%w: roots (input %q)", ErrNoHandler, key)
+		}
+		roots, err := c.opts.Roots(ctx)
+		if err != nil {
+			return mcp.InputResponse{}, fmt.Errorf("client: roots %q: %w", key, err)
+		}
+		if roots == nil {
+			roots = []mcp.Root{}
+		}
+		return mcp.InputResponse{ListRootsResult: &mcp.ListRootsResult{Roots: roots}}, nil
+	}
+	return mcp.InputResponse{}, fmt.Errorf("client: input request %q of an unknown kind", key)
+}
+
+// withDefaults returns r with the schema's default filled in for every
+// field an accepted form left out (SEP-1034: clients SHOULD pre-fill
+// defaults, so a user who accepts without touching a field means its
+// default). Fields the callback set are kept; r itself is not modified.
+func withDefaults(form *mcp.ElicitRequestFormParams, r *mcp.ElicitResult) *mcp.ElicitResult {
+	if r.Action != mcp.ElicitResultActionAccept {
+		return r
+	}
+	var out *mcp.ElicitResult
+	for name, field := range form.RequestedSchema.Properties {
+		if _, set := r.Content[name]; set {
+			continue
+		}
+		v, ok := defaultOf(field)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			cp := *r
+			cp.Content = make(map[string]mcp.ElicitResultContentValue, len(r.Content)+1)
+			for k, v := range r.Content {
+				cp.Content[k] = v
+			}
+			out = &cp
+		}
+		out.Content[name] = v
+	}
+	if out == nil {
+		return r
+	}
+	return out
+}
+
+// defaultOf is the default value a form field declares, if any.
+func defaultOf(f mcp.PrimitiveSchemaDefinition) (mcp.ElicitResultContentValue, bool) {
+	var v mcp.ElicitResultContentValue
+	switch {
+	case f.StringSchema != nil && f.StringSchema.Default.Set:
+		v.String = f.StringSchema.Default
+	case f.NumberSchema != nil && f.NumberSchema.Default.Set:
+		v.Number = f.NumberSchema.Default
+	case f.BooleanSchema != nil && f.BooleanSchema.Default.Set:
+		v.Boolean = f.BooleanSchema.Default
+	case f.UntitledSingleSelectEnumSchema != nil && f.UntitledSingleSelectEnumSchema.Default.Set:
+		v.String = f.UntitledSingleSelectEnumSchema.Default
+	case f.TitledSingleSelectEnumSchema != nil && f.TitledSingleSelectEnumSchema.Default.Set:
+		v.String = f.TitledSingleSelectEnumSchema.Default
+	case f.LegacyTitledEnumSchema != nil && f.LegacyTitledEnumSchema.Default.Set:
+		v.String = f.LegacyTitledEnumSchema.Default
+	case f.UntitledMultiSelectEnumSchema != nil && f.UntitledMultiSelectEnumSchema.Default != nil:
+		v.Array = f.UntitledMultiSelectEnumSchema.Default
+	case f.TitledMultiSelectEnumSchema != nil && f.TitledMultiSelectEnumSchema.Default != nil:
+		v.Array = f.TitledMultiSelectEnumSchema.Default
+	default:
+		return v, false
+	}
+	return v, true
 }

@@ -459,3 +459,44 @@ func TestMRTR10_RealServerElicitation(t *testing.T) {
 		t.Errorf("err = %v, want -32021", err)
 	}
 }
+
+// An accepted form gets the schema's default for every field the callback
+// left out, of every primitive and enum kind; fields it set, and declined
+// forms, are left alone (ELI-5).
+func TestELI5_DefaultsFillAcceptedForms(t *testing.T) {
+	schema := obj{"type": "object", "properties": obj{
+		"name":    obj{"type": "string", "default": "John Doe"},
+		"age":     obj{"type": "integer", "default": 30},
+		"score":   obj{"type": "number", "default": 95.5},
+		"ok":      obj{"type": "boolean", "default": true},
+		"status":  obj{"type": "string", "enum": []string{"active", "inactive"}, "default": "active"},
+		"tags":    obj{"type": "array", "items": obj{"type": "string", "enum": []string{"a", "b"}}, "default": []string{"b"}},
+		"set":     obj{"type": "string", "default": "unused"},
+		"nothing": obj{"type": "string"},
+	}}
+	ask := obj{"resultType": "input_required", "inputRequests": obj{"form": obj{"method": "elicitation/create",
+		"params": obj{"mode": "form", "message": "Defaults?", "requestedSchema": schema}}}}
+	for _, action := range []mcp.ElicitResultAction{mcp.ElicitResultActionAccept, mcp.ElicitResultActionDecline} {
+		f := newHTTPFake(t)
+		f.setTools(toolDef("t", nil))
+		rounds(f, mcp.MethodCallTool, fixed(ask), fixed(textResult("done")))
+		c := f.connect(t, &client.Options{Elicit: func(ctx context.Context, p *mcp.ElicitRequestParams) (*mcp.ElicitResult, error) {
+			r := &mcp.ElicitResult{Action: action}
+			if action == mcp.ElicitResultActionAccept {
+				r.Content = map[string]mcp.ElicitResultContentValue{"set": {String: wire.Some("mine")}}
+			}
+			return r, nil
+		}})
+		if _, err := c.CallTool(context.Background(), "t", nil); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := f.requests(mcp.MethodCallTool)[1].param("inputResponses", "form")
+		want := `{"action":"decline"}`
+		if action == mcp.ElicitResultActionAccept {
+			want = `{"action":"accept","content":{"age":30,"name":"John Doe","ok":true,"score":95.5,"set":"mine","status":"active","tags":["b"]}}`
+		}
+		if mustJSON(got) != want {
+			t.Errorf("%s: answer %s, want %s", action, mustJSON(got), want)
+		}
+	}
+}

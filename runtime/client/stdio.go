@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -119,6 +120,10 @@ type stream struct {
 	log         *slog.Logger
 	unsolicited func(*jsonrpc.Message) // messages that belong to no request
 	maxMessage  int
+	// legacy is set once a legacy session (initialize) runs on the
+	// stream: notifications/cancelled then names the server's requests,
+	// not listen streams of ours.
+	legacy atomic.Bool
 
 	mu      sync.Mutex
 	pending map[wire.ID]*streamCall
@@ -356,7 +361,17 @@ func (t *stream) dispatch(line []byte) {
 	case jsonrpc.KindNotification:
 		t.route(m)
 	case jsonrpc.KindRequest:
-		t.log.Warn("ignoring a request from the server (MSG-3)", "method", m.Method)
+		t.toClient(m) // a legacy server's request; a modern one's is logged (MSG-3)
+	}
+}
+
+// toClient hands a message that belongs to no request to the client.
+func (t *stream) toClient(m *jsonrpc.Message) {
+	t.mu.Lock()
+	f := t.unsolicited
+	t.mu.Unlock()
+	if f != nil {
+		f(m)
 	}
 }
 
@@ -375,6 +390,9 @@ func (t *stream) route(m *jsonrpc.Message) {
 		call = t.tokens[p.ProgressToken.String.Value]
 		t.mu.Unlock()
 	case mcp.NotificationCancelled:
+		if t.legacy.Load() {
+			break // the server cancels a request of its own (LCAN-1)
+		}
 		var p mcp.CancelledNotificationParams
 		if wireimpl.Decode(m.Params, &p) != nil {
 			return
@@ -401,12 +419,7 @@ func (t *stream) route(m *jsonrpc.Message) {
 		call.note(m)
 		return
 	}
-	t.mu.Lock()
-	f := t.unsolicited
-	t.mu.Unlock()
-	if f != nil {
-		f(m) // no correlation (notifications/message on stdio, STDIO-5 gap)
-	}
+	t.toClient(m) // no correlation (notifications/message on stdio, STDIO-5 gap)
 }
 
 // listenEnded stands for the result of a listen stream the server ended

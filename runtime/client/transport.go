@@ -29,9 +29,10 @@ type Transport interface {
 	// is returned as a message, not as an error; the error is for what
 	// kept a response from arriving.
 	Call(ctx context.Context, call *Call) (*jsonrpc.Message, error)
-	// Notify sends a notification (a JSON-RPC message without id). On
-	// Streamable HTTP in this revision there is no client notification:
-	// cancelling is closing the stream (HCAN-2).
+	// Notify sends a notification (a JSON-RPC message without id) or, in a
+	// legacy (2025-11-25) session, the client's response to a request of
+	// the server (LS2C-3). On Streamable HTTP in 2026-07-28 there is no
+	// client notification: cancelling is closing the stream (HCAN-2).
 	Notify(ctx context.Context, msg []byte) error
 	// Close ends the connection (stdio: closes the server's stdin, waits,
 	// then terminates it, STDIO-7).
@@ -57,7 +58,8 @@ type Call struct {
 	// request's id as their subscriptionId (SUB-6), and it has no timeout.
 	Listen bool
 	// OnMessage receives the messages that belong to the request (see
-	// Transport.Call).
+	// Transport.Call); in a legacy session also the server's requests,
+	// which the client answers with Notify.
 	OnMessage func(*jsonrpc.Message)
 	// Result, when set, is the value the result is to be decoded into: a
 	// transport that knows it is reading this call's response may decode

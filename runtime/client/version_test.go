@@ -136,8 +136,10 @@ func TestVER3_RetriedOnlyOnce(t *testing.T) {
 // ConnectCommand probes with server/discover (COMPAT-1): a DiscoverResult
 // or a -32020/-32021/-32022 error means a modern server (COMPAT-2,
 // COMPAT-3); any other error, or silence within ProbeTimeout, a legacy one,
-// reported as a *VersionError with Legacy set that names the version the
-// server offered to an initialize probe (COMPAT-4, COMPAT-5).
+// which a modern-only client reports as a *VersionError with Legacy set
+// that names the version the server offered to an initialize probe
+// (COMPAT-4, COMPAT-5). (A dual-era client opens a legacy session instead:
+// legacy_stdio_test.go.)
 func TestCOMPAT4_StdioEraProbe(t *testing.T) {
 	legacyInit := func(f *stdioFake, offered string) {
 		init := f.recvMethod("initialize")
@@ -218,8 +220,12 @@ func TestCOMPAT4_StdioEraProbe(t *testing.T) {
 				err error
 			}
 			done := make(chan res, 1)
+			versions := tc.versions
+			if tc.legacy {
+				versions = []string{mcp.ProtocolVersion} // modern-only
+			}
 			go func() {
-				c, err := client.ConnectCommand(context.Background(), cmd, clientInfo, &client.Options{Versions: tc.versions, ProbeTimeout: probe})
+				c, err := client.ConnectCommand(context.Background(), cmd, clientInfo, &client.Options{Versions: versions, ProbeTimeout: probe})
 				done <- res{c, err}
 			}()
 			first := f.recv()
