@@ -112,6 +112,20 @@ func (s *Server) Handler(opts *HTTPOptions) http.Handler {
 	return h
 }
 
+// Mux returns a ServeMux serving the MCP endpoint, Handler(opts), at path
+// and, when opts.Auth is set, the protected resource metadata (RFC 9728)
+// at its well-known paths, which the challenges of 401 answers name.
+func (s *Server) Mux(path string, opts *HTTPOptions) *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.Handle(path, s.Handler(opts))
+	if opts != nil && opts.Auth != nil {
+		for _, p := range opts.Auth.WellKnownPaths() {
+			mux.Handle(p, opts.Auth.MetadataHandler())
+		}
+	}
+	return mux
+}
+
 // NewHTTPServer returns an http.Server for h with the timeouts an MCP
 // endpoint needs: bounded header and idle times, no write timeout (listen
 // streams stay open).

@@ -355,6 +355,10 @@ func (h *httpHandler) serveGet(w http.ResponseWriter, r *http.Request, who ident
 				h.resume(w, r, hs, st, seq)
 				return
 			}
+			// A POST stream that was delivered or dropped: nothing follows
+			// that event, so the resumed stream ends at once.
+			newSSEConn(w).start()
+			return
 		} else if ok {
 			after = seq
 		}

@@ -421,6 +421,14 @@ func TestLCAN6_DisconnectIsNoCancel(t *testing.T) {
 	if _, ok := resumed.next(); ok {
 		t.Error("the resumed stream goes on after the answer")
 	}
+	// Resuming a delivered stream again: an SSE stream with nothing in it.
+	resp, again := l.get(priming.id)
+	if again == nil {
+		t.Fatalf("GET of a delivered stream: %d, want 200", resp.StatusCode)
+	}
+	if ev, ok := again.next(); ok {
+		t.Errorf("a delivered stream resumed with %+v", ev)
+	}
 }
 
 // TestLSSE5_CloseStream: Request.CloseStream ends the POST's response

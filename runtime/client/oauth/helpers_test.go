@@ -380,7 +380,9 @@ func (e *env) connect(cfg *oauth.Config) (*client.Client, *oauth.Authorizer) {
 		e.t.Fatal(err)
 	}
 	c, err := client.ConnectURL(context.Background(), e.endpoint(), mcp.Implementation{Name: "t", Version: "1"},
-		&client.Options{Authorizer: a, DisableCache: true, Timeout: 20 * time.Second})
+		// A modern-only client connects without a probe, so that each test
+		// sees the authorization flow on its first request.
+		&client.Options{Authorizer: a, DisableCache: true, Timeout: 20 * time.Second, Versions: []string{mcp.ProtocolVersion}})
 	if err != nil {
 		e.t.Fatal(err)
 	}
