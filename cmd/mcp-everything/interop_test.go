@@ -69,9 +69,10 @@ func TestInteropTSClient(t *testing.T) {
 // testdata/interop/ts-client-v1.mjs) and the SDK v2 client in its default
 // mode (ts-client.mjs --mode legacy: no versionNegotiation), over stdio and
 // HTTP. Both check the negotiated version (2025-11-25, era legacy), every
-// list, tool calls (progress, cancellation with notifications/cancelled),
-// elicitation, sampling and roots as real server->client requests answered
-// by their handlers (ask_name, sample, list_roots, multi_round, every
+// list, tool calls (progress, judged on the wire as the SDKs may drop
+// updates read together with the response; cancellation with
+// notifications/cancelled), elicitation, sampling and roots as real
+// server->client requests answered by their handlers (ask_name, sample, list_roots, multi_round, every
 // test_input_required_result_* tool, test_sampling, test_elicitation*,
 // prompts confirm_prompt and test_input_required_result_prompt), prompts,
 // resources (-32002 for an unknown one), completion, ping, logging/setLevel
@@ -81,7 +82,8 @@ func TestInteropTSClient(t *testing.T) {
 // polling (test_reconnection); on HTTP also the session (Mcp-Session-Id on
 // every request, the GET stream, notifications answered 202), the
 // resumption of the cancelled call's stream (an SSE stream or 405, nothing
-// of another stream) and DELETE (a later request on the session gets 404).
+// of another stream, and every GET the SDK sends after the cancellation
+// answered likewise) and DELETE (a later request on the session gets 404).
 // The modern-only checks (server/discover, Mcp-Param headers,
 // subscriptions/listen) are reported skipped. On stdio the SDKs spawn the
 // fixture once (no probe).
