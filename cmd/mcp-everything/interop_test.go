@@ -104,7 +104,7 @@ func TestInteropTSClientLegacy(t *testing.T) {
 			minPassed int
 		}{
 			{"stdio", func(t *testing.T) []string { return []string{"--", bin} }, 44},
-			{"http", func(t *testing.T) []string { return []string{startHTTP(t, bin)} }, 46},
+			{"http", func(t *testing.T) []string { return []string{startHTTP(t, bin)} }, 47},
 		} {
 			t.Run(client.name+"/"+tc.name, func(t *testing.T) {
 				args := append([]string{script, "--overall", "150000"}, client.args...)

@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -254,7 +253,8 @@ func (t *httpConn) broken(ctx context.Context, c *Call, err error) error {
 // readStream reads SSE events (comment lines are skipped, SSE-5) until the
 // response to c arrives.
 func (t *httpConn) readStream(ctx context.Context, body io.Reader, c *Call) (*jsonrpc.Message, error) {
-	br := bufio.NewReaderSize(body, 64<<10)
+	br := getReader(body)
+	defer putReader(br)
 	var data []byte
 	for {
 		line, err := readLine(br, t.maxMessage)

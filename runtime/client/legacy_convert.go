@@ -3,6 +3,7 @@ package client
 import (
 	"slices"
 
+	"github.com/go-faster/jx"
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/gen/mcp20251125"
 	"github.com/mcpgen/mcpgen/runtime/wireimpl"
@@ -27,11 +28,10 @@ var (
 // definition legacyDef of 2025-11-25, decoded into into and validated
 // there (what 2025-11-25 cannot hold is an error).
 func toLegacy(v wireimpl.EncodeJSONer, modernDef string, into wireimpl.Codec, legacyDef string) error {
-	data, err := wireimpl.Marshal(v)
-	if err != nil {
-		return err
-	}
-	raw, err := wireimpl.Reshape(data, mcp.Shapes[modernDef], mcp20251125.Shapes[legacyDef], nil)
+	e := jx.GetEncoder()
+	v.EncodeJSON(e)
+	raw, err := wireimpl.Reshape(e.Bytes(), mcp.Shapes[modernDef], mcp20251125.Shapes[legacyDef], nil)
+	jx.PutEncoder(e)
 	if err != nil {
 		return err
 	}
@@ -50,7 +50,8 @@ func fromLegacy(raw []byte, check wireimpl.Codec, legacyDef string, into wireimp
 	if len(raw) == 0 {
 		raw = []byte("{}")
 	}
-	if err := wireimpl.Decode(raw, check); err != nil {
+	// raw is the caller's to keep (a decoded message's): check may share it.
+	if err := wireimpl.DecodeOwned(raw, check); err != nil {
 		return err
 	}
 	if err := check.Validate(); err != nil {

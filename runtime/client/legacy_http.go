@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -36,6 +35,7 @@ type legacyHTTP struct {
 	mu        sync.Mutex
 	sessionID string
 	version   string
+	postHdr   http.Header // the header set of a POST, shared and read-only; nil when stale
 	// pending holds our requests waiting for their response, by id: a
 	// response may arrive on any stream of the session (a resumed one).
 	pending map[wire.ID]chan *jsonrpc.Message
@@ -98,8 +98,19 @@ func (w *legacyHTTP) hasSession() bool {
 
 // post POSTs one message (LHTTP-2), through the Authorizer.
 func (w *legacyHTTP) post(ctx context.Context, method string, body []byte) (*http.Response, error) {
-	h := w.header(acceptBoth)
-	h[canonicalContentType] = contentTypeJSON
+	w.mu.Lock()
+	h := w.postHdr
+	w.mu.Unlock()
+	if h == nil {
+		// Made once per version and session id: net/http does not modify
+		// a request's header, and the transport clones it before adding
+		// to it (httpConn.request).
+		h = w.header(acceptBoth)
+		h[canonicalContentType] = contentTypeJSON
+		w.mu.Lock()
+		w.postHdr = h
+		w.mu.Unlock()
+	}
 	return w.t.post(ctx, &Call{Method: method, Body: body, Header: h})
 }
 
@@ -193,7 +204,7 @@ func (w *legacyHTTP) call(ctx context.Context, c *Call) (*jsonrpc.Message, error
 				return nil, fmt.Errorf("client: initialize: %w", errSessionIDNotPrintable)
 			}
 			w.mu.Lock()
-			w.sessionID = sid // LHTTP-5; a secret like a bearer token (LHTTP-12): never logged
+			w.sessionID, w.postHdr = sid, nil // LHTTP-5; a secret like a bearer token (LHTTP-12): never logged
 			w.mu.Unlock()
 		}
 	}
@@ -312,7 +323,8 @@ type sseState struct {
 // readEvents reads SSE events from r until it ends, keeping ev up to date
 // and dispatching every message (SSE comments are keep-alives).
 func (w *legacyHTTP) readEvents(r io.Reader, ev *sseState, onMessage func(*jsonrpc.Message)) error {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := getReader(r)
+	defer putReader(br)
 	var data []byte
 	hasData := false
 	for {
@@ -428,7 +440,7 @@ func (w *legacyHTTP) send(ctx context.Context, msg []byte) error {
 
 func (w *legacyHTTP) opened(version string) {
 	w.mu.Lock()
-	w.version = version
+	w.version, w.postHdr = version, nil
 	w.mu.Unlock()
 }
 
@@ -515,7 +527,7 @@ func (w *legacyHTTP) serverStream(ctx context.Context, answered chan struct{}) {
 func (w *legacyHTTP) reset() {
 	w.mu.Lock()
 	stop := w.getStop
-	w.getStop, w.sessionID, w.version = nil, "", ""
+	w.getStop, w.sessionID, w.version, w.postHdr = nil, "", "", nil
 	w.mu.Unlock()
 	if stop != nil {
 		stop()

@@ -83,7 +83,7 @@ func (b *bridge) downResult(v wireimpl.Codec) (out wireimpl.Codec, dropped []str
 		return nil, nil, err
 	}
 	out = b.old.NewResult()
-	if err = decodeAnswer(raw, out); err != nil {
+	if err = decodeOwned(raw, out); err != nil {
 		out, dropped, err = degrade(raw, b.old.NewResult, err)
 	}
 	if err != nil {
@@ -119,7 +119,16 @@ func reshapeInto(v wireimpl.Codec, from, to *wireimpl.Shape, out wireimpl.Codec)
 	if err != nil {
 		return err
 	}
-	return decodeAnswer(raw, out)
+	return decodeOwned(raw, out)
+}
+
+// decodeOwned is decodeAnswer for a buffer nobody else holds (what
+// Reshape returns): the value may share it.
+func decodeOwned(raw wire.Raw, v wireimpl.Codec) error {
+	if err := wireimpl.DecodeOwned(raw, v); err != nil {
+		return err
+	}
+	return v.Validate()
 }
 
 // reshape encodes v and reshapes it.

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"net/http"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -304,11 +305,43 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, m *js
 			hs.forgetStream(st)
 		}
 	}()
-	select {
-	case <-conn.gone:
-	case <-r.Context().Done():
-		st.detach(conn) // not a cancellation (LCAN-6): the stream waits for the client
+	// A request still running after primeAfter gets its SSE stream and
+	// priming event, so that a client whose connection then drops can
+	// resume (LSSE-4, LSSE-7); a quick one answers as plain JSON.
+	prime := getTimer(primeAfter)
+	defer putTimer(prime)
+	for {
+		select {
+		case <-conn.gone:
+			return
+		case <-r.Context().Done():
+			st.detach(conn) // not a cancellation (LCAN-6): the stream waits for the client
+			return
+		case <-prime.C:
+			st.prime()
+		}
 	}
+}
+
+// primeAfter is how long a session request may run before its response
+// becomes an SSE stream (see serveSession).
+const primeAfter = 50 * time.Millisecond
+
+// timers are reused: one per request would be a good part of what a quick
+// request allocates. A stopped timer's channel is empty (Go 1.23 timers).
+var timers sync.Pool
+
+func getTimer(d time.Duration) *time.Timer {
+	if t, ok := timers.Get().(*time.Timer); ok {
+		t.Reset(d)
+		return t
+	}
+	return time.NewTimer(d)
+}
+
+func putTimer(t *time.Timer) {
+	t.Stop()
+	timers.Put(t)
 }
 
 // writeJSONResponse writes a JSON-RPC error response with 200.
@@ -355,9 +388,12 @@ func (h *httpHandler) serveGet(w http.ResponseWriter, r *http.Request, who ident
 				h.resume(w, r, hs, st, seq)
 				return
 			}
-			// A POST stream that was delivered or dropped: nothing follows
-			// that event, so the resumed stream ends at once.
-			newSSEConn(w).start()
+			// A POST stream that was delivered, cancelled or dropped: there
+			// is nothing to resume. 405 (LSSE-1) ends a client's attempts
+			// without it falling back to the session's GET stream, whose
+			// events belong to no POST (LSSE-7).
+			w.Header().Set("Allow", "GET, POST, DELETE")
+			writeHTTPError(w, http.StatusMethodNotAllowed, "Method not allowed: stream "+strconv.FormatInt(id, 10)+" has ended; there is nothing to resume")
 			return
 		} else if ok {
 			after = seq

@@ -421,13 +421,10 @@ func TestLCAN6_DisconnectIsNoCancel(t *testing.T) {
 	if _, ok := resumed.next(); ok {
 		t.Error("the resumed stream goes on after the answer")
 	}
-	// Resuming a delivered stream again: an SSE stream with nothing in it.
-	resp, again := l.get(priming.id)
-	if again == nil {
-		t.Fatalf("GET of a delivered stream: %d, want 200", resp.StatusCode)
-	}
-	if ev, ok := again.next(); ok {
-		t.Errorf("a delivered stream resumed with %+v", ev)
+	// Resuming a delivered stream again: nothing to resume (405, LSSE-1),
+	// and never the events of the session's GET stream (LSSE-7).
+	if resp, again := l.get(priming.id); again != nil || resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("GET of a delivered stream: %d, want 405", resp.StatusCode)
 	}
 }
 

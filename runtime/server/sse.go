@@ -22,11 +22,12 @@ type eventStream struct {
 	id      int64
 	retryMs int64 // the SSE retry field of the priming event
 
-	mu   sync.Mutex
-	seq  int64
-	kept []keptEvent // not known to be received, oldest first, at most maxKeptEvents
-	conn *sseConn    // the connection writing the stream; nil while there is none
-	done bool        // a POST stream whose last event (the response) is written or kept
+	mu      sync.Mutex
+	seq     int64
+	kept    []keptEvent // not known to be received, oldest first, at most maxKeptEvents
+	conn    *sseConn    // the connection writing the stream; nil while there is none
+	started bool        // the POST's response is an SSE stream (its header and priming event are out)
+	done    bool        // a POST stream whose last event (the response) is written or kept
 }
 
 type keptEvent struct {
@@ -95,21 +96,43 @@ func parseEventID(id string) (stream, seq int64, ok bool) {
 	return s, n, err1 == nil && err2 == nil && s >= 0 && n >= 0
 }
 
-// open starts a POST stream on c: the header, then the priming event, an
-// id with empty data and the retry interval (LSSE-4, LSSE-5).
+// open gives a POST's stream its connection. The response becomes an SSE
+// stream at the first event, at CloseStream or when the request has run
+// for a while (prime): its header, then the priming event, an id with
+// empty data and the retry interval (LSSE-4, LSSE-5). A request that sends
+// nothing before a quick answer gets it as plain JSON.
 func (st *eventStream) open(c *sseConn) {
 	st.mu.Lock()
+	st.conn = c
+	st.mu.Unlock()
+}
+
+// prime makes the POST's response an SSE stream now.
+func (st *eventStream) prime() {
+	st.mu.Lock()
 	defer st.mu.Unlock()
+	if st.conn != nil && !st.done {
+		st.startLocked()
+	}
+}
+
+// startLocked makes the POST's response an SSE stream, if it is not yet.
+func (st *eventStream) startLocked() bool {
+	if st.started {
+		return true
+	}
+	st.started = true
+	c := st.conn
 	c.start()
 	buf := append([]byte("id: "), appendEventID(nil, st.id, 0)...)
 	buf = append(buf, "\nretry: "...)
 	buf = strconv.AppendInt(buf, st.retryMs, 10)
 	buf = append(buf, "\ndata: \n\n"...)
 	if _, err := c.w.Write(buf); err != nil || c.rc.Flush() != nil {
-		close(c.gone)
-		return
+		st.letGo()
+		return false
 	}
-	st.conn = c
+	return true
 }
 
 // send adds an event; it is written at once when a connection is there.
@@ -126,6 +149,10 @@ func (st *eventStream) send(data []byte) bool {
 
 func (st *eventStream) sendLocked(data []byte) {
 	st.seq++
+	if st.conn != nil && !st.startLocked() {
+		st.keep(data)
+		return
+	}
 	if c := st.conn; c != nil && c.write(st.id, st.seq, data) == nil {
 		if st.id == 0 {
 			st.keep(data) // the GET stream keeps its recent events
@@ -153,6 +180,19 @@ func (st *eventStream) finish(data []byte) (delivered bool) {
 	if st.done {
 		return false
 	}
+	if c := st.conn; c != nil && !st.started {
+		// Nothing was sent before the answer: plain JSON (LHTTP-4), or 202
+		// for a cancelled request, which gets no answer (LCAN-3).
+		st.done = true
+		if data == nil {
+			c.w.WriteHeader(http.StatusAccepted)
+		} else {
+			c.w.Header()["Content-Type"] = contentTypeJSON
+			_, _ = c.w.Write(data)
+		}
+		st.letGo()
+		return true
+	}
 	if data != nil {
 		st.sendLocked(data)
 	}
@@ -174,6 +214,7 @@ func (st *eventStream) attach(c *sseConn, after int64) (delivered bool) {
 	if st.conn != nil {
 		st.letGo() // one connection per stream: the newer one wins
 	}
+	st.started = true
 	c.start()
 	for _, ev := range st.kept {
 		if ev.seq <= after {
@@ -205,7 +246,7 @@ func (st *eventStream) attach(c *sseConn, after int64) (delivered bool) {
 func (st *eventStream) release() bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if st.conn == nil || st.done {
+	if st.conn == nil || st.done || !st.startLocked() {
 		return false
 	}
 	st.letGo()
