@@ -290,8 +290,8 @@ func (s *legacySession) exchange(ctx context.Context, o *callOptions, method str
 	if md == nil || ld == nil || ld.Kind != wireimpl.Request || ld.Direction == wireimpl.ServerToClient || len(ld.ResultTypes) == 0 {
 		return nil, fmt.Errorf("client: %s has no counterpart in MCP %s", method, s.version())
 	}
-	lp := ld.NewParams()
-	if err := toLegacy(p, md.ParamsType, lp, ld.ParamsType); err != nil {
+	lp, err := toLegacyRaw(p, md.ParamsType, ld.NewParams(), ld.ParamsType)
+	if err != nil {
 		return nil, fmt.Errorf("client: %s: the request cannot be expressed in MCP %s: %w", method, s.version(), err)
 	}
 	if o.logLevel != "" {
@@ -351,7 +351,9 @@ func (s *legacySession) request(ctx context.Context, o *callOptions, method stri
 		call := &Call{ID: id, Method: method, Body: slices.Clone(e.Bytes()), Token: o.token,
 			OnMessage: func(m *jsonrpc.Message) { s.onMessage(o, m) }}
 		jx.PutEncoder(e)
-		if err := checkJSON(call.Body); err != nil {
+		if _, ok := p.(checked); ok {
+			// decoded and validated already (toLegacyRaw)
+		} else if err := checkJSON(call.Body); err != nil {
 			return nil, fmt.Errorf("client: %s: the request is not valid JSON (check the arguments and WithMeta values): %w", method, err)
 		}
 		resp, err := s.w.call(ctx, call)

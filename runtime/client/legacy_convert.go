@@ -6,6 +6,7 @@ import (
 	"github.com/go-faster/jx"
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/gen/mcp20251125"
+	"github.com/mcpgen/mcpgen/runtime/wire"
 	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
@@ -28,17 +29,32 @@ var (
 // definition legacyDef of 2025-11-25, decoded into into and validated
 // there (what 2025-11-25 cannot hold is an error).
 func toLegacy(v wireimpl.EncodeJSONer, modernDef string, into wireimpl.Codec, legacyDef string) error {
+	_, err := toLegacyRaw(v, modernDef, into, legacyDef)
+	return err
+}
+
+// checked is JSON a generated type decoded and validated: it is sent as
+// it is.
+type checked wire.Raw
+
+func (c checked) EncodeJSON(e *jx.Encoder) { e.Raw(c) }
+
+// toLegacyRaw is toLegacy that also returns the converted JSON.
+func toLegacyRaw(v wireimpl.EncodeJSONer, modernDef string, into wireimpl.Codec, legacyDef string) (checked, error) {
 	e := jx.GetEncoder()
 	v.EncodeJSON(e)
 	raw, err := wireimpl.Reshape(e.Bytes(), mcp.Shapes[modernDef], mcp20251125.Shapes[legacyDef], nil)
 	jx.PutEncoder(e)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := wireimpl.DecodeOwned(raw, into); err != nil {
-		return err
+		return nil, err
 	}
-	return into.Validate()
+	if err := into.Validate(); err != nil {
+		return nil, err
+	}
+	return checked(raw), nil
 }
 
 // fromLegacy checks raw, the JSON of a 2025-11-25 value of definition

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -83,14 +84,26 @@ func (b *bridge) downResult(v wireimpl.Codec) (out wireimpl.Codec, dropped []str
 		return nil, nil, err
 	}
 	out = b.old.NewResult()
-	if err = decodeOwned(raw, out); err != nil {
-		out, dropped, err = degrade(raw, b.old.NewResult, err)
+	if err = decodeOwned(raw, out); err == nil {
+		return &checked{raw}, nil, nil // valid as it is: sent without encoding it again
 	}
+	out, dropped, err = degrade(raw, b.old.NewResult, err)
 	if err != nil {
 		return nil, dropped, fmt.Errorf("server: the %s result cannot be expressed in %s: %w", b.old.Name, legacy.rev.Version, err)
 	}
 	return out, dropped, nil
 }
+
+// checked is JSON a generated type decoded and validated, answered as it
+// is.
+type checked struct{ raw wire.Raw }
+
+func (c *checked) DecodeJSON(d *wireimpl.Decoder) error {
+	return errors.New("server: a checked answer is not decoded")
+}
+func (c *checked) EncodeJSON(e *jx.Encoder)     { e.Raw(c.raw) }
+func (c *checked) Validate() error              { return nil }
+func (c *checked) MarshalJSON() ([]byte, error) { return c.raw, nil }
 
 // downParams converts the params of a request the server sends (an input
 // request of the modern era) into the legacy request's params.

@@ -292,7 +292,7 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, m *js
 	conn := newSSEConn(w)
 	st.open(conn)
 	leave2 := hs.enter() // the request may outlive this POST
-	go func() {
+	workers.run(func() {
 		defer leave2()
 		defer done()
 		e := jx.GetEncoder()
@@ -304,7 +304,7 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, m *js
 		if st.finish(last) {
 			hs.forgetStream(st)
 		}
-	}()
+	})
 	// A request still running after primeAfter gets its SSE stream and
 	// priming event, so that a client whose connection then drops can
 	// resume (LSSE-4, LSSE-7); a quick one answers as plain JSON.

@@ -92,7 +92,9 @@ type ReshapeOptions struct {
 // revision. Members from declares and to does not are dropped, at any
 // depth, and so are the reserved _meta keys only the source declares;
 // everything else is copied verbatim. src must be valid JSON (an
-// encoded generated value).
+// encoded generated value, or a message a generated type decoded): the
+// values copied are checked for syntax only, since what comes out is
+// decoded by a generated type again.
 func Reshape(src []byte, from, to *Shape, opts *ReshapeOptions) (wire.Raw, error) {
 	d := GetDecoder(src)
 	defer PutDecoder(d)
@@ -130,7 +132,7 @@ func reshape(d *Decoder, e *jx.Encoder, from, to *Shape, meta wire.Members) erro
 			fs, fDeclared := lookup(from, k)
 			ts, tDeclared := lookup(to, k)
 			if fDeclared && !tDeclared {
-				return d.Skip() // the source revision's own member
+				return d.Pass() // the source revision's own member
 			}
 			e.FieldStart(k)
 			if fDeclared || from != nil && from.Elem != nil {
@@ -194,7 +196,7 @@ func mergeMeta(d *Decoder, e *jx.Encoder, meta wire.Members, from, to *Shape) er
 		if meta == nil {
 			return copyValue(d, e)
 		}
-		if err := d.Skip(); err != nil {
+		if err := d.Pass(); err != nil {
 			return err
 		}
 		e.ObjStart()
@@ -208,12 +210,12 @@ func mergeMeta(d *Decoder, e *jx.Encoder, meta wire.Members, from, to *Shape) er
 	err := d.Obj(func(key []byte) error {
 		k := string(key)
 		if _, replaced := meta.Get(k); replaced {
-			return d.Skip()
+			return d.Pass()
 		}
 		fs, fDeclared := lookup(from, k)
 		ts, tDeclared := lookup(to, k)
 		if fDeclared && !tDeclared {
-			return d.Skip()
+			return d.Pass()
 		}
 		e.FieldStart(k)
 		return reshape(d, e, fs, ts, nil)
@@ -230,7 +232,7 @@ func writeMembers(e *jx.Encoder, m wire.Members) {
 }
 
 func copyValue(d *Decoder, e *jx.Encoder) error {
-	r, err := d.Raw()
+	r, err := d.RawSyntax()
 	if err != nil {
 		return err
 	}
