@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/runtime/auth"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/server"
 	"github.com/mcpgen/mcpgen/runtime/wire"
@@ -229,4 +230,55 @@ func ExampleOptions_middleware() {
 	in := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{` + meta + `,"name":"ping"}}` + "\n"
 	_ = s.ServeStdio(context.Background(), strings.NewReader(in), io.Discard)
 	// Output: level=INFO msg=served method=tools/call tool=ping ok=true
+}
+
+// A protected server: every request needs an access token for the
+// resource https://mcp.example.com/mcp from the named authorization
+// server; the write tool also needs the files:write scope. Server.Mux
+// serves the endpoint and the protected resource metadata the 401
+// challenge points to.
+func ExampleServer_Mux() {
+	tokens, err := auth.NewJWTValidator(auth.JWTConfig{
+		Issuer:   "https://auth.example.com",
+		Resource: "https://mcp.example.com/mcp",
+		JWKSURL:  "https://auth.example.com/jwks", // fetched on the first token
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	rs, err := auth.New(auth.Config{Tokens: tokens, Metadata: auth.ProtectedResourceMetadata{
+		Resource:             "https://mcp.example.com/mcp",
+		AuthorizationServers: []string{"https://auth.example.com"},
+		ScopesSupported:      []string{"files:read"},
+	}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s := server.New(mcp.Implementation{Name: "files", Version: "1.0.0"}, nil)
+	err = s.AddTool(mcp.Tool{Name: "write"}, func(ctx context.Context, req *server.ToolRequest) (*mcp.CallToolResult, error) {
+		return server.TextResult("written for " + req.Principal().Subject), nil
+	}, server.RequireScopes("files:write"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	mux := s.Mux("/mcp", &server.HTTPOptions{Auth: rs})
+
+	// No token: 401 with the challenge.
+	w := httptest.NewRecorder()
+	mux.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "http://localhost/mcp", strings.NewReader(`{}`)))
+	fmt.Println(w.Code, w.Header().Get("WWW-Authenticate"))
+	// The metadata it names.
+	w = httptest.NewRecorder()
+	mux.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "http://localhost/.well-known/oauth-protected-resource/mcp", nil))
+	var md struct {
+		Resource string `json:"resource"`
+	}
+	_ = json.Unmarshal(w.Body.Bytes(), &md)
+	fmt.Println(w.Code, md.Resource)
+	// Output:
+	// 401 Bearer scope="files:read", resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
+	// 200 https://mcp.example.com/mcp
 }
