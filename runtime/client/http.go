@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"mime"
 	"net/http"
 	"strings"
 
@@ -200,7 +199,7 @@ func (t *httpConn) request(ctx context.Context, c *Call) (*http.Request, error) 
 // read reads the answer to c.
 func (t *httpConn) read(ctx context.Context, c *Call, resp *http.Response) (*jsonrpc.Message, error) {
 	c.Status = resp.StatusCode
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	ct := mediaType(resp.Header.Get("Content-Type"))
 	switch {
 	case ct == "text/event-stream" && resp.StatusCode == http.StatusOK:
 		return t.readStream(ctx, resp.Body, c)

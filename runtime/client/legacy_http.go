@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"slices"
 	"strconv"
@@ -164,7 +163,7 @@ func (w *legacyHTTP) get(ctx context.Context, lastID string) (*http.Response, er
 }
 
 func isSSE(resp *http.Response) bool {
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	ct := mediaType(resp.Header.Get("Content-Type"))
 	return resp.StatusCode == http.StatusOK && ct == "text/event-stream"
 }
 
@@ -216,7 +215,7 @@ func (w *legacyHTTP) call(ctx context.Context, c *Call) (*jsonrpc.Message, error
 		return w.readCall(ctx, c, resp.Body, ch)
 	}
 	defer resp.Body.Close()
-	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	ct := mediaType(resp.Header.Get("Content-Type"))
 	if ct != "application/json" {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 		return nil, &HTTPError{Status: resp.StatusCode, Body: string(body)}

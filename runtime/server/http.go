@@ -279,7 +279,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.handshake(w, r, m, who) // whatever the headers say (digest §2.1 step 4)
 			return
 		}
-		if _, named := r.Header[canonicalSessionID]; named && (m.Kind != jsonrpc.KindRequest || !peekParams("", m.Params).hasVersion) {
+		if _, named := r.Header[canonicalSessionID]; named && (m.Kind != jsonrpc.KindRequest || !modernMeta(m.Params)) {
 			h.serveSession(w, r, m, who) // a modern request ignores the header (§2.5)
 			return
 		}

@@ -39,6 +39,7 @@ type httpSession struct {
 	store *sessionStore
 	timer *time.Timer
 	busy  atomic.Int32 // requests and GET streams in progress: an idle timeout waits for them
+	last  atomic.Int64 // when the last of them ended, unix nanoseconds
 
 	smu        sync.Mutex
 	nextStream int64
@@ -117,24 +118,28 @@ func (st *sessionStore) count() int {
 	return len(st.byID)
 }
 
-// expire ends an idle session; one still busy gets another period.
+// expire ends an idle session: one still busy, or active within the
+// idle timeout, is looked at again when it could next be idle.
 func (hs *httpSession) expire() {
+	idle := hs.store.idle
 	if hs.busy.Load() > 0 {
-		hs.timer.Reset(hs.store.idle)
+		hs.timer.Reset(idle)
+		return
+	}
+	if since := time.Duration(time.Now().UnixNano() - hs.last.Load()); since < idle {
+		hs.timer.Reset(idle - since)
 		return
 	}
 	hs.end()
 }
 
-// enter marks the session busy (and not idle) until the returned function
-// is called.
-func (hs *httpSession) enter() func() {
-	hs.busy.Add(1)
-	hs.timer.Reset(hs.store.idle)
-	return func() {
-		hs.busy.Add(-1)
-		hs.timer.Reset(hs.store.idle)
-	}
+// enter marks the session busy (and not idle) until leave.
+func (hs *httpSession) enter() { hs.busy.Add(1) }
+
+// leave ends what enter began, and records the activity.
+func (hs *httpSession) leave() {
+	hs.last.Store(time.Now().UnixNano())
+	hs.busy.Add(-1)
 }
 
 // newStream makes a POST stream.
@@ -239,8 +244,8 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, m *js
 	if hs == nil {
 		return
 	}
-	leave := hs.enter()
-	defer leave()
+	hs.enter()
+	defer hs.leave()
 	switch m.Kind {
 	case jsonrpc.KindNotification:
 		hs.notified(m)
@@ -291,9 +296,9 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, m *js
 	ex.out = streamSink{st}
 	conn := newSSEConn(w)
 	st.open(conn)
-	leave2 := hs.enter() // the request may outlive this POST
+	hs.enter() // the request may outlive this POST
 	workers.run(func() {
-		defer leave2()
+		defer hs.leave()
 		defer done()
 		e := jx.GetEncoder()
 		defer jx.PutEncoder(e)
@@ -376,8 +381,8 @@ func (h *httpHandler) serveGet(w http.ResponseWriter, r *http.Request, who ident
 		writeHTTPError(w, http.StatusNotAcceptable, "Not acceptable: the GET stream is text/event-stream; list it in Accept")
 		return
 	}
-	leave := hs.enter()
-	defer leave()
+	hs.enter()
+	defer hs.leave()
 	after := int64(0)
 	if last := r.Header.Get("Last-Event-ID"); last != "" {
 		if id, seq, ok := parseEventID(last); ok && id != 0 {

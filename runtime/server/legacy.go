@@ -1,10 +1,12 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/gen/mcp20251125"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/wire"
@@ -32,8 +34,17 @@ import (
 // initialize that carries modern markers is an unknown method like any
 // other (-32601).
 func isHandshake(m *jsonrpc.Message) bool {
-	return m.Method == mcp20251125.MethodInitialize && !peekParams("", m.Params).hasVersion
+	return m.Method == mcp20251125.MethodInitialize && !modernMeta(m.Params)
 }
+
+// modernMeta reports params carrying the stateless revision's protocol
+// version in _meta: a modern request, whatever transport state it meets.
+// Params that do not even contain the key are not scanned.
+func modernMeta(params wire.Raw) bool {
+	return bytes.Contains(params, modernVersionKey) && peekParams("", params).hasVersion
+}
+
+var modernVersionKey = []byte(mcp.MetaKeyProtocolVersion)
 
 // handshake answers initialize (LLIFE-2): it negotiates the version
 // (LVER-2) and opens the session, which the transport keeps.

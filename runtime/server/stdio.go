@@ -270,7 +270,7 @@ func (c *stdioConn) serve(ctx context.Context, call *stdioCall, m *jsonrpc.Messa
 	defer jx.PutEncoder(e)
 	var rpc, err error
 	switch sess := c.sess.Load(); {
-	case sess != nil && !peekParams("", m.Params).hasVersion:
+	case sess != nil && !modernMeta(m.Params):
 		ex.sess = sess // a request of the session; modern requests stay stateless (§2.2)
 		rpc, err = c.s.respond(ctx, ex, m, e)
 	case isHandshake(m):
