@@ -21,6 +21,7 @@ func TestFactsCheckedAgainstSchema(t *testing.T) {
 		{`{"resultType":{"member":"resultType","complete":"complete","values":{"x":"NoSuchResult"}}}`, `resultType.values.x: the schema defines no "NoSuchResult"`},
 		{`{"methods":{"tools/call":{"mcpNames":"name"}}}`, `unknown field "mcpNames"`},
 		{`{"compatible":{"versions":["2026-07-28"]}}`, `compatible.versions: "2026-07-28" is not an older revision`},
+		{`{"batches":{"versions":["2025-03-26"]}}`, `batches.versions: "2025-03-26" is neither the revision nor one of compatible.versions`},
 		{`{"compatible":{"versions":["June 2025"]}}`, `compatible.versions: "June 2025" is not an older revision`},
 		{`{"revision":"2025-11-25"}`, `revision: facts of 2025-11-25 used for revision 2026-07-28`},
 	} {

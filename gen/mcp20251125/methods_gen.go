@@ -550,6 +550,7 @@ func LookupMethod(name string) (*wireimpl.Method, bool) {
 // Revision is the table the runtime reads for this revision: its methods and
 // what they need.
 var Revision = &wireimpl.Revision{
+	Batches:    []string{"2025-03-26"},
 	Compatible: []string{"2025-06-18", "2025-03-26"},
 	ErrorCodes: map[string]int64{
 		"ResourceNotFound":       CodeResourceNotFound,

@@ -270,6 +270,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpSink
 	}{}
 	m := &x.msg
+	if h.sessions != nil && jsonrpc.IsBatch(body) {
+		h.serveBatchHTTP(w, r, body, who)
+		return
+	}
 	if derr := jsonrpc.DecodeInto(body, m); derr != nil {
 		writeJSONError(w, m.ID, derr.(*wire.Error))
 		return

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"net/http"
 	"reflect"
 	"runtime"
@@ -728,4 +730,68 @@ func TestDegradePaths(t *testing.T) {
 	if _, ok := without(tree, parsePath("tools[5].x")); ok {
 		t.Error("a path that leads nowhere was deleted")
 	}
+}
+
+// TestLBATCH_Batches: a 2025-03-26 session takes JSON-RPC batches: the
+// requests are answered in order in one array, notifications get nothing,
+// a batch of notifications only gets no answer (HTTP 202), an empty batch
+// one error, initialize inside a batch an error (LBATCH-1..5); a session
+// of a later version refuses batches.
+func TestLBATCH_Batches(t *testing.T) {
+	s := newServer(t, nil)
+	batch := "[" + request(1, "ping", nil) + "," + notification("notifications/initialized", nil) + "," +
+		request(2, "tools/call", obj{"name": "echo", "arguments": obj{"text": "hi"}}) + "," +
+		legacyInit(3, "2025-03-26", nil) + "]"
+	check := func(t *testing.T, raw string) {
+		t.Helper()
+		var answers []map[string]any
+		if err := json.Unmarshal([]byte(raw), &answers); err != nil || len(answers) != 3 {
+			t.Fatalf("answer %s, want an array of 3 responses", raw)
+		}
+		if answers[0]["id"] != 1.0 || answers[1]["id"] != 2.0 || answers[2]["id"] != 3.0 || answers[2]["error"] == nil ||
+			!strings.Contains(mustJSON(answers[1]["result"]), `"hi"`) {
+			t.Errorf("answers %s", raw)
+		}
+	}
+	t.Run("stdio", func(t *testing.T) {
+		c := startLegacyStdio(t, s, "2025-03-26", nil)
+		c.send(batch)
+		// The harness reads lines as messages; a batch answer is an array.
+		var m msg
+		select {
+		case m = <-c.out:
+		case <-timeAfter():
+			t.Fatal("no answer to the batch")
+		}
+		check(t, m.raw)
+		c.send("[]")
+		wantError(t, c.next(), -32600)
+		c2 := startLegacyStdio(t, s, legacyVersion, nil)
+		c2.send("[" + request(1, "ping", nil) + "]")
+		wantError(t, c2.next(), -32600)
+	})
+	t.Run("http", func(t *testing.T) {
+		h := startHTTP(t, s, nil)
+		l := h.initialize(t, "2025-03-26", nil, nil)
+		ctx, cancel := context.WithTimeout(context.Background(), waitFor)
+		defer cancel()
+		resp := l.post(ctx, batch, nil)
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("batch: %d %s", resp.StatusCode, body)
+		}
+		check(t, string(body))
+		resp = l.post(ctx, "["+notification("notifications/initialized", nil)+"]", nil)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusAccepted {
+			t.Errorf("notifications only: %d, want 202", resp.StatusCode)
+		}
+		later := h.initialize(t, legacyVersion, nil, nil)
+		resp = later.post(ctx, "["+request(1, "ping", nil)+"]", nil)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("batch in a 2025-11-25 session: %d, want 400", resp.StatusCode)
+		}
+	})
 }

@@ -176,6 +176,9 @@ func (c *stdioConn) handle(ctx context.Context, line []byte) (serve func()) {
 	if len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}
+	if sess := c.sess.Load(); sess != nil && sess.takesBatches() && jsonrpc.IsBatch(line) {
+		return c.batch(sess, line)
+	}
 	m, err := jsonrpc.Decode(line)
 	if err != nil {
 		if m.Method == mcp.NotificationCancelled && !m.ID.IsValid() {
@@ -340,6 +343,30 @@ func (c *stdioConn) notifyChanges(ctx context.Context, sess *session) {
 			if !sess.changes(send) {
 				return
 			}
+		}
+	}
+}
+
+// batch returns the function serving a batch line of a 2025-03-26 session
+// (batch.go): its answer is one line holding the array of responses.
+func (c *stdioConn) batch(sess *session, line []byte) (serve func()) {
+	elems, err := jsonrpc.SplitBatch(line)
+	if err == nil && len(elems) == 0 {
+		err = &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: the batch is empty"}
+	}
+	if err != nil {
+		c.writeLine(func(e *jx.Encoder) { jsonrpc.WriteError(e, wire.ID{}, err.(*wire.Error)) })
+		return nil
+	}
+	c.wg.Add(1)
+	return func() {
+		defer c.wg.Done()
+		call := &stdioCall{cancel: func() {}}
+		out := c.s.serveBatch(sess, elems, func(m *jsonrpc.Message) *exchange {
+			return &exchange{id: m.ID, method: m.Method, out: stdioSink{c, call}, sess: sess}
+		})
+		if len(out) > 0 {
+			c.writeLine(func(e *jx.Encoder) { writeBatch(e, out) })
 		}
 	}
 }

@@ -108,6 +108,9 @@ type Revision struct {
 	// serve: their messages are a subset of this revision's ("2025-06-18"
 	// and "2025-03-26" for 2025-11-25).
 	Compatible []string
+	// Batches lists the versions, among Version and Compatible, whose
+	// peers may send JSON-RPC batches (arrays of messages).
+	Batches []string
 	// ErrorCodes are the error codes the revision defines, by name
 	// ("ResourceNotFound"): those of its error definitions and those its
 	// prose states.

@@ -139,6 +139,13 @@ func methodsFile(f *jen.File, pkg *plan.Package) {
 		}
 		rev[jen.Id("Compatible")] = jen.Index().String().Values(vs...)
 	}
+	if len(pkg.Batches) > 0 {
+		var vs []jen.Code
+		for _, v := range pkg.Batches {
+			vs = append(vs, jen.Lit(v))
+		}
+		rev[jen.Id("Batches")] = jen.Index().String().Values(vs...)
+	}
 	if len(pkg.ErrorCodes) > 0 {
 		codes := jen.Dict{}
 		for _, c := range pkg.ErrorCodes {

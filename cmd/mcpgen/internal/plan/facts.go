@@ -34,6 +34,11 @@ type Facts struct {
 	Compatible *struct {
 		Versions []string `json:"versions"`
 	} `json:"compatible"`
+	// Batches: the versions among Revision and Compatible whose peers may
+	// send JSON-RPC batches.
+	Batches *struct {
+		Versions []string `json:"versions"`
+	} `json:"batches"`
 	ResultType *struct {
 		Member   string            `json:"member"`
 		Complete string            `json:"complete"`
@@ -146,6 +151,14 @@ func (p *planner) applyFacts() error {
 			}
 		}
 		p.pkg.Compatible = c.Versions
+	}
+	if b := f.Batches; b != nil {
+		for _, v := range b.Versions {
+			if v != p.pkg.Revision && !slices.Contains(p.pkg.Compatible, v) {
+				return p.factErr("batches.versions", "%q is neither the revision nor one of compatible.versions", v)
+			}
+		}
+		p.pkg.Batches = b.Versions
 	}
 	byName := map[string]*Method{}
 	for _, m := range p.pkg.Methods {

@@ -25,7 +25,10 @@ type Package struct {
 	Stateless bool
 	// Compatible lists the older revisions whose peers this revision's
 	// bindings also serve (facts: compatible).
-	Compatible  []string
+	Compatible []string
+	// Batches lists the versions whose peers may send JSON-RPC batches
+	// (facts: batches).
+	Batches     []string
 	ResultTypes []*ResultTypeConst
 	LogLevels   *LogLevels
 	// MetaKeys are the reserved _meta keys: the members of the *MetaObject
