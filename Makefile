@@ -61,3 +61,4 @@ fuzz:
 	go test -run '^$$' -fuzz '^FuzzDecodeMessage$$' -fuzztime $(FUZZTIME) ./cmd/mcpgen/internal/spectest/
 	go test -run '^$$' -fuzz '^FuzzDecodeClientRequest$$' -fuzztime $(FUZZTIME) ./cmd/mcpgen/internal/spectest/
 	go test -run '^$$' -fuzz '^FuzzDifferential$$' -fuzztime $(FUZZTIME) ./cmd/mcpgen/internal/spectest/
+	go test -run '^$$' -fuzz '^FuzzLegacySession$$' -fuzztime $(FUZZTIME) ./runtime/server/
