@@ -48,8 +48,11 @@ check:
 	done
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
+# Ends with the scenario counts of every run (the CONFORMANCE lines the tests log).
 conformance:
-	env $(NODE_ENV) go test -count=1 -v -run 'TestConformance' ./cmd/mcp-everything ./cmd/mcp-everything-client
+	@out=$$(mktemp) && trap 'rm -f $$out $$out.rc' EXIT && \
+	{ env $(NODE_ENV) go test -count=1 -v -run 'TestConformance' ./cmd/mcp-everything ./cmd/mcp-everything-client; echo $$? >$$out.rc; } | tee $$out && \
+	echo "=== conformance counts ===" && grep -o 'CONFORMANCE .*' $$out | sed 's/^CONFORMANCE //' && exit $$(cat $$out.rc)
 
 interop:
 	env $(NODE_ENV) go test -count=1 -v -run 'TestInterop' ./cmd/mcp-everything ./cmd/mcp-everything-client
