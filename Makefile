@@ -6,6 +6,7 @@
 #   make check         fail when gen/ differs from a fresh generation, or gofmt would change a file
 #   make conformance   only the official conformance suite, verbose
 #   make interop       only the TypeScript SDK interop tests, verbose
+#   make oidc-e2e      the end-to-end test with a real OpenID provider (contrib/oidctest module)
 #   make bench         benchmarks beside the official Go SDK and mcp-go (bench/ module)
 #   make fuzz          each fuzz target for FUZZTIME (default 2m)
 
@@ -25,7 +26,7 @@ FUZZTIME ?= 2m
 # Prints MCPGEN_CONFORMANCE_DIR=... MCPGEN_INTEROP_DIR=..., installing what is missing.
 NODE_ENV  = $$(./.ci/install-node-tools)
 
-.PHONY: generate test check conformance interop bench fuzz
+.PHONY: generate test check conformance interop oidc-e2e bench fuzz
 
 generate:
 	@for rev in $(REVISIONS); do \
@@ -37,6 +38,7 @@ generate:
 test: check
 	go vet ./...
 	env $(NODE_ENV) go test ./...
+	$(MAKE) oidc-e2e
 
 check:
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
@@ -48,11 +50,19 @@ check:
 	done
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
+# Ends with the scenario counts of every run (the CONFORMANCE lines the tests log).
 conformance:
-	env $(NODE_ENV) go test -count=1 -v -run 'TestConformance' ./cmd/mcp-everything ./cmd/mcp-everything-client
+	@out=$$(mktemp) && trap 'rm -f $$out $$out.rc' EXIT && \
+	{ env $(NODE_ENV) go test -count=1 -v -run 'TestConformance' ./cmd/mcp-everything ./cmd/mcp-everything-client; echo $$? >$$out.rc; } | tee $$out && \
+	echo "=== conformance counts ===" && grep -o 'CONFORMANCE .*' $$out | sed 's/^CONFORMANCE //' && exit $$(cat $$out.rc)
 
 interop:
 	env $(NODE_ENV) go test -count=1 -v -run 'TestInterop' ./cmd/mcp-everything ./cmd/mcp-everything-client
+
+# A module of its own (the provider, github.com/zitadel/oidc, is no
+# dependency of mcpgen): its modules come from the Go module proxy.
+oidc-e2e:
+	cd contrib/oidctest && go vet ./... && go test -count=1 ./...
 
 bench:
 	cd bench && ./run.sh

@@ -13,6 +13,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
+	"github.com/mcpgen/mcpgen/gen/mcp20251125"
 	"github.com/mcpgen/mcpgen/runtime/client"
 	"github.com/mcpgen/mcpgen/runtime/client/oauth"
 	"github.com/mcpgen/mcpgen/runtime/wire"
@@ -67,16 +68,21 @@ func runAuth(ctx context.Context, scenario, url, rawContext, version string) err
 }
 
 // connectVersion connects for the protocol version the suite runs the
-// scenario at (MCP_CONFORMANCE_PROTOCOL_VERSION). Only the stateless
-// 2026-07-28 lifecycle exists so far; a legacy version needs the
-// initialize lifecycle added here, with nothing else changing.
+// scenario at (MCP_CONFORMANCE_PROTOCOL_VERSION): for an initialize-based
+// version, a client that speaks only that version and opens the
+// connection with initialize (so initialize is the first request, the one
+// that draws the 401); for 2026-07-28, or no version (-discover), the
+// default dual-era client, which probes with server/discover and speaks
+// whichever era the server answers in.
 func connectVersion(ctx context.Context, url, version string, opts *client.Options) (*client.Client, error) {
 	switch version {
 	case "", mcp.ProtocolVersion:
-		return connect(ctx, url, opts)
+	case mcp20251125.ProtocolVersion, "2025-06-18", "2025-03-26":
+		opts.Versions = []string{version}
 	default:
-		return nil, fmt.Errorf("protocol version %s: this client has no initialize lifecycle yet", version)
+		return nil, fmt.Errorf("protocol version %s is not one this client speaks", version)
 	}
+	return connect(ctx, url, opts)
 }
 
 // authConfig is the oauth.Config for a scenario: the authorization code

@@ -3,6 +3,10 @@
 //
 //	conformance client --command "mcp-everything-client" --requirements 2026-07-28
 //
+// With -discover, the auth scenarios connect with the default dual-era
+// client, which finds the server's era by probing, instead of the client
+// for the protocol version the suite names.
+//
 // The suite appends the server URL as the last argument and names the
 // scenario in MCP_CONFORMANCE_SCENARIO (extra data, when a scenario has
 // any, in MCP_CONFORMANCE_CONTEXT). The client runs what the scenario
@@ -13,6 +17,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -24,12 +29,19 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
+// discover makes the auth scenarios find the era by probing (-discover).
+var discover = flag.Bool("discover", false, "auth scenarios: find the server's era by probing, whatever MCP_CONFORMANCE_PROTOCOL_VERSION says")
+
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: mcp-everything-client [flags] SERVER_URL (scenario in MCP_CONFORMANCE_SCENARIO)")
+	flag.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: mcp-everything-client [-discover] SERVER_URL (scenario in MCP_CONFORMANCE_SCENARIO)")
+	}
+	flag.Parse()
+	if flag.NArg() != 1 {
+		flag.Usage()
 		os.Exit(2)
 	}
-	url := os.Args[len(os.Args)-1]
+	url := flag.Arg(0)
 	scenario := os.Getenv("MCP_CONFORMANCE_SCENARIO")
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
 	defer cancel()
@@ -80,7 +92,11 @@ func acceptElicitation(ctx context.Context, p *mcp.ElicitRequestParams) (*mcp.El
 
 func run(ctx context.Context, scenario, url, rawContext string) error {
 	if strings.HasPrefix(scenario, "auth/") {
-		return runAuth(ctx, scenario, url, rawContext, os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"))
+		version := os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION")
+		if *discover {
+			version = ""
+		}
+		return runAuth(ctx, scenario, url, rawContext, version)
 	}
 	if run, ok := legacyScenarios[scenario]; ok { // legacy.go
 		return run(ctx, url)

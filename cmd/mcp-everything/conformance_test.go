@@ -96,7 +96,8 @@ func TestConformanceServer(t *testing.T) {
 					t.Logf("suite %s", line)
 				}
 			}
-			t.Logf("%d of %d required and unscored server scenarios of %s passed", passed, len(required)+len(req.extra), req.revision)
+			// One line per run, which make conformance prints at the end.
+			t.Logf("CONFORMANCE server --requirements %s: required and unscored %d/%d pass", req.revision, passed, len(required)+len(req.extra))
 		})
 	}
 }

@@ -19,6 +19,9 @@ type claims struct {
 	hasExp, hasNbf, hasIat              bool
 	jkt                                 string
 	active, hasActive                   bool
+	// idToken: a claim OpenID Connect defines for ID tokens only
+	// (nonce, at_hash, c_hash) is present.
+	idToken bool
 }
 
 // parseClaims decodes the claim set b into c; unknown members are
@@ -62,6 +65,9 @@ func parseClaims(b []byte, c *claims) error {
 		case "active":
 			c.active, err = d.Bool()
 			c.hasActive = true
+		case "nonce", "at_hash", "c_hash":
+			c.idToken = true
+			err = d.Skip()
 		case "cnf":
 			err = d.ObjBytes(func(d *jx.Decoder, key []byte) error {
 				if string(key) != "jkt" {

@@ -58,8 +58,9 @@ var (
 	// ErrNotYetValid: nbf (or iat) is in the future beyond the leeway.
 	// Status 401.
 	ErrNotYetValid = errors.New("token not yet valid")
-	// ErrTokenType: the JWT's typ says it is not an access token (a DPoP
-	// proof, say). Status 401.
+	// ErrTokenType: the JWT is not an access token: its typ says so (a
+	// DPoP proof, say), or it carries claims only OpenID Connect ID tokens
+	// have (nonce, at_hash, c_hash). Status 401.
 	ErrTokenType = errors.New("not an access token")
 	// ErrInactive: the introspection endpoint says the token is not active.
 	// Status 401.

@@ -167,7 +167,9 @@ func (v *JWTValidator) Refresh(ctx context.Context) error {
 }
 
 // ValidateToken validates token and returns its Principal, or an *Error
-// wrapping ErrMalformedToken, ErrAlgorithm, ErrTokenType, ErrUnknownKey,
+// wrapping ErrMalformedToken (also for a token without sub),
+// ErrAlgorithm, ErrTokenType (also for an OpenID Connect ID token: one
+// with a nonce, at_hash or c_hash claim), ErrUnknownKey,
 // ErrSignature, ErrIssuer, ErrAudience, ErrExpired, ErrNotYetValid or
 // ErrUnavailable.
 func (v *JWTValidator) ValidateToken(ctx context.Context, token string) (*Principal, error) {
@@ -218,6 +220,15 @@ func (v *JWTValidator) ValidateToken(ctx context.Context, token string) (*Princi
 	}
 	if c.iss != v.issuer {
 		return nil, fail(ErrIssuer, "the token was not issued by this server's authorization server")
+	}
+	if c.idToken {
+		// Providers that do not type their access tokens at+jwt sign ID
+		// tokens with the same key, and some give them the same aud:
+		// claims only ID tokens carry tell them apart (RFC 8725 §3.12).
+		return nil, fail(ErrTokenType, "an OpenID Connect ID token is not an access token")
+	}
+	if c.sub == "" {
+		return nil, fail(ErrMalformedToken, "the token has no subject") // RFC 9068 §2.2; sessions and requestState are bound to it
 	}
 	if len(c.aud) == 0 {
 		return nil, fail(ErrAudience, "the token has no audience")

@@ -386,6 +386,31 @@ func TestAUTHS7_DPoPProofAsAccessToken(t *testing.T) {
 	}
 }
 
+// An OpenID Connect ID token signed by the same key, with this resource
+// in its aud (as providers that take both audiences from one place
+// issue it), is no access token: nonce, at_hash and c_hash give it away.
+// A token without sub is refused too (RFC 9068 §2.2).
+func TestAUTHS7_IDTokenAndMissingSubject(t *testing.T) {
+	a := newTestAS(t)
+	k := a.addKey("k1", jose.ES256)
+	v := a.jwtValidator(t, nil)
+	for _, claim := range []string{"nonce", "at_hash", "c_hash"} {
+		c := a.claims()
+		c[claim] = "x"
+		_, err := validate(v, signJWT(t, k.priv, jose.ES256, "k1", "JWT", c))
+		if e := wantCause(t, err, ErrTokenType); e.StatusCode() != 401 {
+			t.Errorf("%s: status %d", claim, e.StatusCode())
+		}
+	}
+	c := a.claims()
+	delete(c, "sub")
+	_, err := validate(v, a.token("k1", c))
+	wantCause(t, err, ErrMalformedToken)
+	c["sub"] = ""
+	_, err = validate(v, a.token("k1", c))
+	wantCause(t, err, ErrMalformedToken)
+}
+
 func TestAUTHS7_MalformedTokens(t *testing.T) {
 	a := newTestAS(t)
 	a.addKey("k1", jose.ES256)

@@ -384,7 +384,7 @@ func TestAUTHS3_Protect(t *testing.T) {
 	}{
 		{"", 401},
 		{a.token("k1", a.claims()), 200},
-		{a.token("k1", map[string]any{"iss": a.issuer, "aud": testResource, "exp": 1 << 33, "scope": "other"}), 403},
+		{a.token("k1", map[string]any{"iss": a.issuer, "sub": "alice", "aud": testResource, "exp": 1 << 33, "scope": "other"}), 403},
 	} {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, mcpRequest(SchemeBearer, tc.token))
