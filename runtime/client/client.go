@@ -63,6 +63,13 @@ type Options struct {
 	ProbeTimeout time.Duration
 	// DisableCache turns off the result cache.
 	DisableCache bool
+	// DisableOutputValidation turns off the check of tool results: by
+	// default CallTool checks the structuredContent of a result that is not
+	// an isError result against the outputSchema of the tool as this client
+	// last listed it (tools/list; the check needs the listing), and
+	// reports a missing or nonconforming one with an *OutputError
+	// (TOOL-7), as the TypeScript SDK does.
+	DisableOutputValidation bool
 	// MaxMessageBytes bounds one message from the server. Default
 	// jsonrpc.MaxMessageBytes (16 MiB).
 	MaxMessageBytes int
@@ -118,6 +125,9 @@ type Client struct {
 	// learned (an entry, nil or not, per tool looked up).
 	toolHdrs map[string][]mcpheader.Param
 	hdrCache map[string]http.Header // shared request headers by version, method and name
+	// toolOut holds the outputSchema of every listed tool that has one
+	// (output.go).
+	toolOut map[string]*outputSchema
 
 	cache *cache
 }
@@ -197,7 +207,7 @@ func ConnectURL(ctx context.Context, url string, info mcp.Implementation, opts *
 }
 
 func newClient(t Transport, info mcp.Implementation, opts *Options) *Client {
-	c := &Client{info: info, t: t, rev: mcp.Revision, toolHdrs: map[string][]mcpheader.Param{}, hdrCache: map[string]http.Header{}}
+	c := &Client{info: info, t: t, rev: mcp.Revision, toolHdrs: map[string][]mcpheader.Param{}, hdrCache: map[string]http.Header{}, toolOut: map[string]*outputSchema{}}
 	if opts != nil {
 		c.opts = *opts
 	}
@@ -662,6 +672,7 @@ func (c *Client) learnTools(tools []mcp.Tool) []mcp.Tool {
 		if old, known := c.toolHdrs[t.Name]; !known || len(old)+len(prms) > 0 {
 			c.toolHdrs[t.Name] = prms
 		}
+		c.learnOutput(t.Name, t.OutputSchema)
 		out = append(out, t)
 	}
 	return out
