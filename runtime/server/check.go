@@ -24,8 +24,9 @@ import (
 var errInvalidResult = &wire.Error{Code: wire.CodeInternalError, Message: "Internal error: the server produced an invalid result"}
 
 // checkResult validates a handler's result (or the one middleware made),
-// except a shared list page, which was checked when it was kept.
-func (s *Server) checkResult(method string, result wireimpl.Codec) error {
+// except a shared list page, which was checked when it was kept. name is
+// the tool, prompt or resource the request names, if any.
+func (s *Server) checkResult(method, name string, result wireimpl.Codec) error {
 	if result == nil || s.pages.shared(result) {
 		return nil
 	}
@@ -35,9 +36,9 @@ func (s *Server) checkResult(method string, result wireimpl.Codec) error {
 	}
 	var ve *wire.ValidationError
 	if errors.As(err, &ve) {
-		return s.invalidResult(method, "", ve.Violations)
+		return s.invalidResult(method, name, ve.Violations)
 	}
-	return s.invalidResult(method, "", []wire.Violation{{Message: err.Error()}})
+	return s.invalidResult(method, name, []wire.Violation{{Message: err.Error()}})
 }
 
 // checkOutput checks a tool result's structuredContent against the tool's
@@ -58,7 +59,7 @@ func (s *Server) checkOutput(t *tool, r *mcp.CallToolResult) error {
 }
 
 // invalidResult logs why a result was not sent and returns the answer.
-func (s *Server) invalidResult(method, tool string, vs []wire.Violation) error {
+func (s *Server) invalidResult(method, name string, vs []wire.Violation) error {
 	var b strings.Builder
 	for i, v := range vs {
 		if i > 0 {
@@ -76,8 +77,8 @@ func (s *Server) invalidResult(method, tool string, vs []wire.Violation) error {
 		b.WriteString(v.Message)
 	}
 	args := []any{"method", method}
-	if tool != "" {
-		args = append(args, "tool", tool)
+	if name != "" {
+		args = append(args, "name", name)
 	}
 	args = append(args, "violations", b.String())
 	s.log.Error("invalid result not sent; answered with -32603", args...)

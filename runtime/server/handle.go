@@ -174,7 +174,7 @@ func (s *Server) dispatch(ctx context.Context, ex *exchange, in *incoming) (resu
 		s.stampCacheHints(result) // a shared page has its hints already
 	}
 	if err == nil {
-		if err := s.checkResult(in.method, result); err != nil {
+		if err := s.checkResult(in.method, in.name, result); err != nil {
 			return nil, err // nothing invalid leaves (check.go)
 		}
 	}

@@ -138,7 +138,13 @@ func (g *schemaGen) describe(t reflect.Type, addressable bool, at string) (map[s
 		// decodes into the pointee: the pointee, addressable, says how.
 		return g.describe(t.Elem(), true, at)
 	}
-	if t.Kind() != reflect.Interface {
+	// A marshaler with a pointer receiver is not used on a value that is
+	// not addressable (a map value): encoding/json then writes the plain
+	// form, which no Schemer of the type describes.
+	hidden := g.output && !addressable &&
+		(implements(t, jsonMarshalerType, true) && !implements(t, jsonMarshalerType, false) ||
+			implements(t, textMarshalerType, true) && !implements(t, textMarshalerType, false))
+	if t.Kind() != reflect.Interface && !hidden {
 		if implements(t, schemerType, addressable || !g.output) {
 			var sc Schemer
 			if t.Implements(schemerType) {
