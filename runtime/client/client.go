@@ -422,6 +422,24 @@ func (c *Client) request(ctx context.Context, o *callOptions, method string, p w
 	}
 }
 
+type requestIDKey struct{}
+
+// OnRequestID returns a context whose requests report to f the JSON-RPC
+// id each is sent with. Middleware (Options.Middleware) runs before the id
+// is chosen; one that needs it (tracing records jsonrpc.request.id) passes
+// such a context to its next handler. f runs once per message sent: a
+// retry (a new version, a multi round-trip round) has an id of its own.
+func OnRequestID(ctx context.Context, f func(id wire.ID)) context.Context {
+	return context.WithValue(ctx, requestIDKey{}, f)
+}
+
+// reportID tells the OnRequestID function of ctx, if any, the id sent.
+func reportID(ctx context.Context, id wire.ID) {
+	if f, ok := ctx.Value(requestIDKey{}).(func(wire.ID)); ok && f != nil {
+		f(id)
+	}
+}
+
 // VersionError reports that client and server share no protocol version.
 type VersionError struct {
 	Ours, Theirs []string
@@ -508,6 +526,7 @@ func (c *Client) exchangeModern(ctx context.Context, o *callOptions, method stri
 		defer cancel()
 	}
 	id := wire.IntID(c.ids.Add(1))
+	reportID(ctx, id)
 	e := jx.GetEncoder()
 	jsonrpc.WriteRequest(e, id, method, p.EncodeJSON)
 	call := &Call{ID: id, Method: method, Body: slices.Clone(e.Bytes()), Token: o.token, Listen: listen}

@@ -77,9 +77,10 @@ func (h handler) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 		return &mcp.CallToolResultResponseResult{CallToolResult: s.complete(ErrorResult("Invalid arguments for tool " + p.Name + ": " + err.Error()))}, nil
 	}
 	res, err := t.handler(ctx, req)
-	var te *toolError
-	if err != nil && errors.As(err, &te) {
-		res, err = ErrorResult(te.Error()), nil // TOOL-10: the model sees it
+	if err != nil {
+		if te := (*toolError)(nil); errors.As(err, &te) {
+			res, err = ErrorResult(te.Error()), nil // TOOL-10: the model sees it
+		}
 	}
 	if ir, err := s.outcome(&req.Request, err); ir != nil || err != nil {
 		return &mcp.CallToolResultResponseResult{InputRequiredResult: ir}, err

@@ -22,6 +22,37 @@ type exchange struct {
 	caller    *auth.Principal      // the verified caller (HTTPOptions.Auth); nil without authorization
 	authz     *auth.ResourceServer // HTTPOptions.Auth
 	in        incoming
+	transport string // "stdio" or "http" (RequestInfo)
+	remote    string // HTTP: the client's address
+}
+
+// RequestInfo is what the transport knows of a request beyond its params,
+// for middleware (tracing, logging) and handlers.
+type RequestInfo struct {
+	// ID is the request's JSON-RPC id.
+	ID wire.ID
+	// Transport is "stdio" or "http".
+	Transport string
+	// SessionID is the Mcp-Session-Id of the 2025-11-25 session the request
+	// belongs to over HTTP; "" for stateless requests and on stdio.
+	SessionID string
+	// RemoteAddr is the client's network address over HTTP
+	// (http.Request.RemoteAddr); "" on stdio.
+	RemoteAddr string
+}
+
+// RequestInfoFrom returns the RequestInfo of the request that ctx, as
+// given to a middleware (Options.Middleware) or a handler, belongs to.
+func RequestInfoFrom(ctx context.Context) (RequestInfo, bool) {
+	ex, _ := ctx.Value(exchangeKey{}).(*exchange)
+	if ex == nil {
+		return RequestInfo{}, false
+	}
+	info := RequestInfo{ID: ex.id, Transport: ex.transport, RemoteAddr: ex.remote}
+	if ex.sess != nil {
+		info.SessionID = ex.sess.id
+	}
+	return info, true
 }
 
 // sink carries request-scoped notifications (progress, log messages) on

@@ -168,10 +168,12 @@ func AddTypedTool[In, Out any](s *Server, def mcp.Tool, h func(ctx context.Conte
 		if err != nil {
 			return nil, err
 		}
-		if r, ok := any(out).(*mcp.CallToolResult); ok && whole {
+		if whole {
+			r, _ := any(out).(*mcp.CallToolResult)
 			return r, nil
 		}
-		raw, err := encodeOutput(&out)
+		o := out // escapes here only: out stays on the stack for a whole result
+		raw, err := encodeOutput(&o)
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: encoding its output: %w", req.Name, err)
 		}
