@@ -295,7 +295,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	listen := m.Method == mcp.MethodSubscriptionsListen
-	x.exchange = exchange{id: m.ID, method: m.Method, principal: who.key, caller: who.p, authz: h.opts.Auth, transport: "http", remote: r.RemoteAddr}
+	x.exchange = exchange{id: m.ID, method: m.Method, principal: who.key, caller: who.p, authz: h.opts.Auth, httpReq: r}
 	x.httpSink = httpSink{w: w, header: r.Header, srv: h.s, enabled: listen || acceptsSSE(r)}
 	ex, out := &x.exchange, &x.httpSink
 	ex.out = out

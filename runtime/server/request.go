@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"net/http"
 	"sync"
 
 	"github.com/go-faster/jx"
@@ -22,8 +23,8 @@ type exchange struct {
 	caller    *auth.Principal      // the verified caller (HTTPOptions.Auth); nil without authorization
 	authz     *auth.ResourceServer // HTTPOptions.Auth
 	in        incoming
-	transport string // "stdio" or "http" (RequestInfo)
-	remote    string // HTTP: the client's address
+	stdio     bool          // served over stdio (RequestInfo)
+	httpReq   *http.Request // served over HTTP: the request carrying it
 }
 
 // RequestInfo is what the transport knows of a request beyond its params,
@@ -48,7 +49,13 @@ func RequestInfoFrom(ctx context.Context) (RequestInfo, bool) {
 	if ex == nil {
 		return RequestInfo{}, false
 	}
-	info := RequestInfo{ID: ex.id, Transport: ex.transport, RemoteAddr: ex.remote}
+	info := RequestInfo{ID: ex.id}
+	switch {
+	case ex.stdio:
+		info.Transport = "stdio"
+	case ex.httpReq != nil:
+		info.Transport, info.RemoteAddr = "http", ex.httpReq.RemoteAddr
+	}
 	if ex.sess != nil {
 		info.SessionID = ex.sess.id
 	}
