@@ -151,6 +151,16 @@ type branch struct {
 	Leaf *node   `json:"leaf,omitempty"`
 }
 
+type cyclic struct {
+	*other
+	X int `json:"x"`
+}
+
+type other struct {
+	*cyclic
+	Y int `json:"y"`
+}
+
 type forest struct {
 	Trees []node `json:"trees"`
 }
@@ -213,6 +223,13 @@ func TestTOOL7_OutputSchemaEdges(t *testing.T) {
 	must(t, err)
 	if string(raw) != `{}` {
 		t.Errorf("mcp.Implementation: %s", raw)
+	}
+	// Embedding through a pointer may cycle; each embedded type counts once.
+	raw, err = OutputSchemaFor[cyclic]()
+	must(t, err)
+	must(t, json.Unmarshal(raw, &got))
+	if dig(got, "properties", "x") == nil || dig(got, "properties", "y") == nil {
+		t.Errorf("cyclic: %s", raw)
 	}
 	if _, err := OutputSchemaFor[chan int](); err == nil {
 		t.Errorf("chan int: no error")

@@ -236,7 +236,7 @@ func (g *schemaGen) describeStruct(t reflect.Type, at string) (map[string]any, e
 	g.active[t] = true
 	props := map[string]any{}
 	var required []string
-	if err := g.fields(t, at, props, map[string]int{}, &required, true, 0); err != nil {
+	if err := g.fields(t, at, props, map[string]int{}, &required, true, 0, map[reflect.Type]bool{}); err != nil {
 		return nil, err
 	}
 	delete(g.active, t)
@@ -310,9 +310,11 @@ func (g *schemaGen) nullable(t reflect.Type, s map[string]any) map[string]any {
 // fields adds the members encoding/json reads or writes for struct t: its
 // exported fields and, as encoding/json promotes them, the fields of
 // embedded structs without a json name (optional when embedded through a
-// pointer, which may stay nil). A name at a shallower depth wins, as in
-// encoding/json.
-func (g *schemaGen) fields(t reflect.Type, at string, props map[string]any, depthOf map[string]int, required *[]string, mayRequire bool, depth int) error {
+// pointer, which may stay nil). A name at a shallower depth wins, and an
+// embedded type is visited once (embedding through pointers may cycle), as
+// in encoding/json.
+func (g *schemaGen) fields(t reflect.Type, at string, props map[string]any, depthOf map[string]int, required *[]string, mayRequire bool, depth int, visited map[reflect.Type]bool) error {
+	visited[t] = true
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag := f.Tag.Get("json")
@@ -326,8 +328,10 @@ func (g *schemaGen) fields(t reflect.Type, at string, props map[string]any, dept
 				ft = ft.Elem()
 			}
 			if ft.Kind() == reflect.Struct {
-				if err := g.fields(ft, at, props, depthOf, required, mayRequire && !ptr, depth+1); err != nil {
-					return err
+				if !visited[ft] {
+					if err := g.fields(ft, at, props, depthOf, required, mayRequire && !ptr, depth+1, visited); err != nil {
+						return err
+					}
 				}
 				continue
 			}
