@@ -6,7 +6,7 @@
 //	go run ./examples/hello -http 127.0.0.1:8080  # http://127.0.0.1:8080/mcp
 //
 // Both serve 2026-07-28 clients and 2025-11-25 ones (initialize), such as
-// the MCP Inspector (Node 22 or later):
+// the MCP Inspector (Node 22.19 or later):
 //
 //	npx @modelcontextprotocol/inspector go run ./examples/hello
 //
