@@ -2,7 +2,9 @@
 #
 #   make generate      regenerate gen/ from the schema in MCPGEN_SCHEMA_DIR
 #   make test          the whole suite CI runs: drift check, vet, every Go test
-#                      (spec data, conformance suite, TypeScript SDK interop)
+#                      (spec data, conformance suite, TypeScript SDK interop),
+#                      and the contrib modules' tests
+#   make contrib       only the contrib modules (contrib/otel: tracing)
 #   make check         fail when gen/ differs from a fresh generation, or gofmt would change a file
 #   make conformance   only the official conformance suite, verbose
 #   make interop       only the TypeScript SDK interop tests, verbose
@@ -26,7 +28,11 @@ FUZZTIME ?= 2m
 # Prints MCPGEN_CONFORMANCE_DIR=... MCPGEN_INTEROP_DIR=..., installing what is missing.
 NODE_ENV  = $$(./.ci/install-node-tools)
 
-.PHONY: generate test check conformance interop oidc-e2e bench fuzz
+# Modules of their own in the repository, with dependencies the core
+# module must not gain (go test ./... at the top does not enter them).
+CONTRIB := contrib/otel
+
+.PHONY: generate test check conformance interop oidc-e2e bench fuzz contrib
 
 generate:
 	@for rev in $(REVISIONS); do \
@@ -38,7 +44,15 @@ generate:
 test: check
 	go vet ./...
 	env $(NODE_ENV) go test ./...
+	$(MAKE) contrib
 	$(MAKE) oidc-e2e
+	cd bench && go vet ./... && go test -run 'Test' ./...
+
+contrib:
+	@for m in $(CONTRIB); do \
+	  echo "$$m: go vet, go test"; \
+	  (cd $$m && go vet ./... && go test ./...) || exit 1; \
+	done
 
 check:
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \

@@ -63,6 +63,13 @@ type Options struct {
 	ProbeTimeout time.Duration
 	// DisableCache turns off the result cache.
 	DisableCache bool
+	// DisableOutputValidation turns off the check of tool results: by
+	// default CallTool checks the structuredContent of a result that is not
+	// an isError result against the outputSchema of the tool as this client
+	// last listed it (tools/list; the check needs the listing), and
+	// reports a missing or nonconforming one with an *OutputError
+	// (TOOL-7), as the TypeScript SDK does.
+	DisableOutputValidation bool
 	// MaxMessageBytes bounds one message from the server. Default
 	// jsonrpc.MaxMessageBytes (16 MiB).
 	MaxMessageBytes int
@@ -118,6 +125,9 @@ type Client struct {
 	// learned (an entry, nil or not, per tool looked up).
 	toolHdrs map[string][]mcpheader.Param
 	hdrCache map[string]http.Header // shared request headers by version, method and name
+	// toolOut holds the outputSchema of every listed tool that has one
+	// (output.go).
+	toolOut map[string]*outputSchema
 
 	cache *cache
 }
@@ -197,7 +207,7 @@ func ConnectURL(ctx context.Context, url string, info mcp.Implementation, opts *
 }
 
 func newClient(t Transport, info mcp.Implementation, opts *Options) *Client {
-	c := &Client{info: info, t: t, rev: mcp.Revision, toolHdrs: map[string][]mcpheader.Param{}, hdrCache: map[string]http.Header{}}
+	c := &Client{info: info, t: t, rev: mcp.Revision, toolHdrs: map[string][]mcpheader.Param{}, hdrCache: map[string]http.Header{}, toolOut: map[string]*outputSchema{}}
 	if opts != nil {
 		c.opts = *opts
 	}
@@ -412,6 +422,24 @@ func (c *Client) request(ctx context.Context, o *callOptions, method string, p w
 	}
 }
 
+type requestIDKey struct{}
+
+// OnRequestID returns a context whose requests report to f the JSON-RPC
+// id each is sent with. Middleware (Options.Middleware) runs before the id
+// is chosen; one that needs it (tracing records jsonrpc.request.id) passes
+// such a context to its next handler. f runs once per message sent: a
+// retry (a new version, a multi round-trip round) has an id of its own.
+func OnRequestID(ctx context.Context, f func(id wire.ID)) context.Context {
+	return context.WithValue(ctx, requestIDKey{}, f)
+}
+
+// reportID tells the OnRequestID function of ctx, if any, the id sent.
+func reportID(ctx context.Context, id wire.ID) {
+	if f, ok := ctx.Value(requestIDKey{}).(func(wire.ID)); ok && f != nil {
+		f(id)
+	}
+}
+
 // VersionError reports that client and server share no protocol version.
 type VersionError struct {
 	Ours, Theirs []string
@@ -498,6 +526,7 @@ func (c *Client) exchangeModern(ctx context.Context, o *callOptions, method stri
 		defer cancel()
 	}
 	id := wire.IntID(c.ids.Add(1))
+	reportID(ctx, id)
 	e := jx.GetEncoder()
 	jsonrpc.WriteRequest(e, id, method, p.EncodeJSON)
 	call := &Call{ID: id, Method: method, Body: slices.Clone(e.Bytes()), Token: o.token, Listen: listen}
@@ -662,6 +691,7 @@ func (c *Client) learnTools(tools []mcp.Tool) []mcp.Tool {
 		if old, known := c.toolHdrs[t.Name]; !known || len(old)+len(prms) > 0 {
 			c.toolHdrs[t.Name] = prms
 		}
+		c.learnOutput(t.Name, t.OutputSchema)
 		out = append(out, t)
 	}
 	return out

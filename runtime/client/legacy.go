@@ -346,6 +346,7 @@ func (s *legacySession) request(ctx context.Context, o *callOptions, method stri
 	for attempt := 0; ; attempt++ {
 		gen := s.generation()
 		id := wire.IntID(s.c.ids.Add(1))
+		reportID(ctx, id)
 		e := jx.GetEncoder()
 		jsonrpc.WriteRequest(e, id, method, p.EncodeJSON)
 		call := &Call{ID: id, Method: method, Body: slices.Clone(e.Bytes()), Token: o.token,

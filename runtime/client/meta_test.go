@@ -298,7 +298,7 @@ func TestXMH7_RealServerAcceptsHeaders(t *testing.T) {
 	if err := s.AddTool(def, func(ctx context.Context, req *server.ToolRequest) (*mcp.CallToolResult, error) {
 		req.Progress(1, 2, "half")
 		return server.TextResult("deployed " + string(req.Arguments)), nil
-	}); err != nil {
+	}, server.AllowAnyName()); err != nil {
 		t.Fatal(err)
 	}
 	c := connectURL(t, realHTTP(t, s), nil)

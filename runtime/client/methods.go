@@ -214,7 +214,9 @@ func (c *Client) Complete(ctx context.Context, p *mcp.CompleteRequestParams, opt
 
 // CallTool calls a tool. arguments is a JSON object (nil for none); use
 // wire.RawOf to encode a Go value. Input requests are answered through the
-// Options callbacks and the call retried (MRTR).
+// Options callbacks and the call retried (MRTR). A result whose
+// structuredContent breaks the tool's listed outputSchema is an
+// *OutputError (see Options.DisableOutputValidation).
 func (c *Client) CallTool(ctx context.Context, name string, arguments wire.Raw, opts ...CallOption) (*mcp.CallToolResult, error) {
 	o := buildOptions(opts)
 	p := &mcp.CallToolRequestParams{Name: name, Arguments: arguments}
@@ -248,7 +250,11 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments wire.Raw, 
 	if err != nil {
 		return nil, err
 	}
-	return v.(*mcp.CallToolResult), nil
+	res := v.(*mcp.CallToolResult)
+	if err := c.checkOutput(name, res); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 func (c *Client) refreshTools(ctx context.Context) {

@@ -22,7 +22,26 @@ import (
 type ItemOption func(*itemOptions)
 
 type itemOptions struct {
-	scopes []string
+	scopes  []string
+	replace bool // Replace
+	anyName bool // AllowAnyName
+}
+
+// Replace lets the registration replace an item registered under the same
+// name (a tool or prompt name, a resource URI, a resource template's
+// uriTemplate), which keeps its position in its list. Without it, a second
+// registration under a name is an error (*DuplicateError).
+func Replace() ItemOption {
+	return func(o *itemOptions) { o.replace = true }
+}
+
+// AllowAnyName lets a tool be registered under a name that breaks TOOL-4
+// (a SHOULD of the spec: 1–128 characters of A-Z, a-z, 0-9, _, - and .),
+// e.g. by a gateway that re-exports other servers' tools under their own
+// names. The name must still be non-empty, valid UTF-8 and free of
+// control characters.
+func AllowAnyName() ItemOption {
+	return func(o *itemOptions) { o.anyName = true }
 }
 
 // RequireScopes makes the item need every one of scopes: with

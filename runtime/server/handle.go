@@ -173,6 +173,11 @@ func (s *Server) dispatch(ctx context.Context, ex *exchange, in *incoming) (resu
 	if err == nil && desc.Cacheable && !s.pages.shared(result) {
 		s.stampCacheHints(result) // a shared page has its hints already
 	}
+	if err == nil {
+		if err := s.checkResult(in.method, in.name, result); err != nil {
+			return nil, err // nothing invalid leaves (check.go)
+		}
+	}
 	return result, err
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -76,11 +77,19 @@ func (h handler) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*m
 		return &mcp.CallToolResultResponseResult{CallToolResult: s.complete(ErrorResult("Invalid arguments for tool " + p.Name + ": " + err.Error()))}, nil
 	}
 	res, err := t.handler(ctx, req)
+	if err != nil {
+		if te := (*toolError)(nil); errors.As(err, &te) {
+			res, err = ErrorResult(te.Error()), nil // TOOL-10: the model sees it
+		}
+	}
 	if ir, err := s.outcome(&req.Request, err); ir != nil || err != nil {
 		return &mcp.CallToolResultResponseResult{InputRequiredResult: ir}, err
 	}
 	if res == nil {
 		return nil, fmt.Errorf("tool %q returned no result", p.Name)
+	}
+	if err := s.checkOutput(t, res); err != nil {
+		return nil, err
 	}
 	return &mcp.CallToolResultResponseResult{CallToolResult: s.complete(res)}, nil
 }

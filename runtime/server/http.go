@@ -10,6 +10,7 @@ import (
 	"net/textproto"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -214,25 +215,28 @@ func writeJSONError(w http.ResponseWriter, id wire.ID, err *wire.Error) {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Refusals before the body is read are JSON-RPC errors without an id
+	// (ORG-1, HTTP-6 allow them), each naming what was refused and the
+	// option that changes it.
 	switch {
 	case r.Method == http.MethodPost:
 	case h.sessions != nil && (r.Method == http.MethodGet || r.Method == http.MethodDelete):
 	case h.sessions != nil:
 		w.Header().Set("Allow", "GET, POST, DELETE")
-		http.Error(w, "Method Not Allowed: this MCP endpoint accepts POST, and GET and DELETE with a session", http.StatusMethodNotAllowed)
+		writeHTTPError(w, http.StatusMethodNotAllowed, "Method Not Allowed: "+quoteName(r.Method)+"; this MCP endpoint accepts POST, and GET and DELETE with a 2025-11-25 session")
 		return
 	default:
 		// GET streams and DELETE of sessions are gone in this revision (COMPAT-11).
 		w.Header().Set("Allow", http.MethodPost)
-		http.Error(w, "Method Not Allowed: this MCP endpoint accepts POST only", http.StatusMethodNotAllowed)
+		writeHTTPError(w, http.StatusMethodNotAllowed, "Method Not Allowed: "+quoteName(r.Method)+"; this MCP endpoint accepts POST only (GET and DELETE serve 2025-11-25 sessions, which Options.Versions leaves out)")
 		return
 	}
 	if !h.hostAllowed(r.Host) {
-		http.Error(w, "Forbidden: host not allowed", http.StatusForbidden)
+		writeHTTPError(w, http.StatusForbidden, "Forbidden: Host "+quoteName(r.Host)+" is not allowed; add it to HTTPOptions.AllowedHosts (loopback hosts are always allowed)")
 		return
 	}
 	if o := r.Header.Get("Origin"); o != "" && !h.originAllowed(o) {
-		writeJSONError403(w)
+		writeHTTPError(w, http.StatusForbidden, "Forbidden: Origin "+quoteName(o)+" is not allowed; add it to HTTPOptions.AllowedOrigins (loopback origins are always allowed)")
 		return
 	}
 	who, ok := h.identify(w, r)
@@ -251,13 +255,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			e := &wire.Error{Code: wire.CodeInvalidRequest, Message: "Invalid request: body larger than the limit"}
-			w.Header()["Content-Type"] = contentTypeJSON
-			w.WriteHeader(http.StatusRequestEntityTooLarge)
-			enc := jx.GetEncoder()
-			jsonrpc.WriteError(enc, wire.ID{}, e)
-			_, _ = w.Write(enc.Bytes())
-			jx.PutEncoder(enc)
+			writeHTTPError(w, http.StatusRequestEntityTooLarge, "Invalid request: the body is larger than "+strconv.FormatInt(h.opts.MaxBodyBytes, 10)+" bytes; HTTPOptions.MaxBodyBytes raises the limit")
 			return
 		}
 		return // the client went away
@@ -301,7 +299,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	listen := m.Method == mcp.MethodSubscriptionsListen
-	x.exchange = exchange{id: m.ID, method: m.Method, principal: who.key, caller: who.p, authz: h.opts.Auth}
+	x.exchange = exchange{id: m.ID, method: m.Method, principal: who.key, caller: who.p, authz: h.opts.Auth, httpReq: r}
 	x.httpSink = httpSink{w: w, header: r.Header, srv: h.s, enabled: listen || acceptsSSE(r)}
 	ex, out := &x.exchange, &x.httpSink
 	ex.out = out
@@ -349,15 +347,6 @@ func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error)
 		return buf, nil
 	}
 	return io.ReadAll(body)
-}
-
-func writeJSONError403(w http.ResponseWriter) {
-	e := jx.GetEncoder()
-	defer jx.PutEncoder(e)
-	jsonrpc.WriteError(e, wire.ID{}, &wire.Error{Code: wire.CodeInvalidRequest, Message: "Forbidden: origin not allowed"})
-	w.Header()["Content-Type"] = contentTypeJSON
-	w.WriteHeader(http.StatusForbidden)
-	_, _ = w.Write(e.Bytes())
 }
 
 // identity is who sends a request: key binds requestState and sessions;

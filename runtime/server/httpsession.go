@@ -263,7 +263,7 @@ func (h *httpHandler) serveSession(w http.ResponseWriter, r *http.Request, m *js
 		writeJSONResponse(w, m.ID, rpc)
 		return
 	}
-	ex := &exchange{id: m.ID, method: m.Method, principal: hs.principal, sess: hs.session, out: nopSink{}, caller: who.p, authz: h.opts.Auth}
+	ex := &exchange{id: m.ID, method: m.Method, principal: hs.principal, sess: hs.session, out: nopSink{}, caller: who.p, authz: h.opts.Auth, httpReq: r}
 	if !acceptsSSE(r) || !mayStream(m) {
 		defer done()
 		e := jx.GetEncoder()

@@ -119,12 +119,13 @@ func TestSUB5_SubscriptionIdOverHTTP(t *testing.T) {
 		id  any
 		sid any
 	}{{7, 7.0}, {"listen-1", "listen-1"}, {"7", "7"}} {
+		// The tool of id 7 is replaced for id "7": a change all the same.
 		st := h.open(request(c.id, "subscriptions/listen", listenParams(obj{"toolsListChanged": true})), nil)
 		if ct := st.resp.Header.Get("X-Accel-Buffering"); ct != "no" {
 			t.Errorf("listen stream without X-Accel-Buffering: no")
 		}
 		wantAck(t, st.next(), c.sid, obj{"toolsListChanged": true})
-		toolFunc(t, s, fmt.Sprint("t", c.id), okTool)
+		must(t, s.AddTool(mcp.Tool{Name: fmt.Sprint("t", c.id)}, okTool, Replace()))
 		wantNote(t, st.next(), "notifications/tools/list_changed", c.sid)
 		st.close()
 	}

@@ -66,6 +66,9 @@ func (c *pageCache) put(key string, gen uint64, v wireimpl.Codec) {
 	if gen != c.gen || len(c.pages) >= maxCachedPages {
 		return
 	}
+	if v.Validate() != nil {
+		return // not shared, so the request's own check reports it (check.go)
+	}
 	if c.pages == nil {
 		c.pages, c.byVal = map[string]*cachedPage{}, map[wireimpl.Codec]*cachedPage{}
 	}

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
@@ -27,10 +26,13 @@ type prompt struct {
 	scopes  []string // RequireScopes
 }
 
-// AddPrompt registers (or replaces) a prompt.
+// AddPrompt registers a prompt. Its name must follow PRM-8 (not empty, no
+// control characters) and must not be registered
+// already, unless Replace is given.
 func (s *Server) AddPrompt(def mcp.Prompt, h PromptHandler, opts ...ItemOption) error {
-	if def.Name == "" {
-		return errors.New("server: a prompt needs a name")
+	o := applyItemOptions(opts)
+	if err := checkPlainName("prompt", "PRM-8", def.Name); err != nil {
+		return err
 	}
 	if h == nil {
 		return fmt.Errorf("server: prompt %q has no handler", def.Name)
@@ -39,8 +41,11 @@ func (s *Server) AddPrompt(def mcp.Prompt, h PromptHandler, opts ...ItemOption) 
 		return fmt.Errorf("server: prompt %q: %w", def.Name, err)
 	}
 	s.mu.Lock()
-	s.prompts.put(def.Name, &prompt{def: def, handler: h, scopes: applyItemOptions(opts).scopes})
+	added := s.prompts.add(def.Name, &prompt{def: def, handler: h, scopes: o.scopes}, o.replace)
 	s.mu.Unlock()
+	if !added {
+		return &DuplicateError{Kind: "prompt", Name: def.Name}
+	}
 	s.changed(changePrompts, "")
 	return nil
 }

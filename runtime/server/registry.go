@@ -25,6 +25,17 @@ func (r *registry[T]) put(name string, v T) {
 	r.items[name] = v
 }
 
+// add adds name, or replaces it when replace is set (keeping its
+// position); it reports false, changing nothing, when name is taken and
+// replace is not set.
+func (r *registry[T]) add(name string, v T, replace bool) bool {
+	if _, taken := r.items[name]; taken && !replace {
+		return false
+	}
+	r.put(name, v)
+	return true
+}
+
 func (r *registry[T]) remove(name string) bool {
 	if _, ok := r.items[name]; !ok {
 		return false

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"net/http"
 	"sync"
 
 	"github.com/go-faster/jx"
@@ -22,6 +23,43 @@ type exchange struct {
 	caller    *auth.Principal      // the verified caller (HTTPOptions.Auth); nil without authorization
 	authz     *auth.ResourceServer // HTTPOptions.Auth
 	in        incoming
+	stdio     bool          // served over stdio (RequestInfo)
+	httpReq   *http.Request // served over HTTP: the request carrying it
+}
+
+// RequestInfo is what the transport knows of a request beyond its params,
+// for middleware (tracing, logging) and handlers.
+type RequestInfo struct {
+	// ID is the request's JSON-RPC id.
+	ID wire.ID
+	// Transport is "stdio" or "http".
+	Transport string
+	// SessionID is the Mcp-Session-Id of the 2025-11-25 session the request
+	// belongs to over HTTP; "" for stateless requests and on stdio.
+	SessionID string
+	// RemoteAddr is the client's network address over HTTP
+	// (http.Request.RemoteAddr); "" on stdio.
+	RemoteAddr string
+}
+
+// RequestInfoFrom returns the RequestInfo of the request that ctx, as
+// given to a middleware (Options.Middleware) or a handler, belongs to.
+func RequestInfoFrom(ctx context.Context) (RequestInfo, bool) {
+	ex, _ := ctx.Value(exchangeKey{}).(*exchange)
+	if ex == nil {
+		return RequestInfo{}, false
+	}
+	info := RequestInfo{ID: ex.id}
+	switch {
+	case ex.stdio:
+		info.Transport = "stdio"
+	case ex.httpReq != nil:
+		info.Transport, info.RemoteAddr = "http", ex.httpReq.RemoteAddr
+	}
+	if ex.sess != nil {
+		info.SessionID = ex.sess.id
+	}
+	return info, true
 }
 
 // sink carries request-scoped notifications (progress, log messages) on

@@ -41,10 +41,12 @@ type template struct {
 	scopes  []string // RequireScopes
 }
 
-// AddResource registers (or replaces) a resource.
+// AddResource registers a resource. It needs a URI and a name (RES-2);
+// its URI must not be registered already, unless Replace is given.
 func (s *Server) AddResource(def mcp.Resource, h ResourceHandler, opts ...ItemOption) error {
+	o := applyItemOptions(opts)
 	if def.URI == "" || def.Name == "" {
-		return errors.New("server: a resource needs a uri and a name")
+		return errors.New("server: a resource needs a uri and a name (RES-2)")
 	}
 	if h == nil {
 		return fmt.Errorf("server: resource %q has no handler", def.URI)
@@ -53,8 +55,11 @@ func (s *Server) AddResource(def mcp.Resource, h ResourceHandler, opts ...ItemOp
 		return fmt.Errorf("server: resource %q: %w", def.URI, err)
 	}
 	s.mu.Lock()
-	s.resources.put(def.URI, &resource{def: def, handler: h, scopes: applyItemOptions(opts).scopes})
+	added := s.resources.add(def.URI, &resource{def: def, handler: h, scopes: o.scopes}, o.replace)
 	s.mu.Unlock()
+	if !added {
+		return &DuplicateError{Kind: "resource", Name: def.URI}
+	}
 	s.changed(changeResources, "")
 	return nil
 }
@@ -74,7 +79,16 @@ func (s *Server) RemoveResource(uri string) bool {
 // use simple RFC 6570 expressions ({name}, which match one path segment,
 // and {+name}, which match the rest of the URI); a read of a URI that
 // matches is served by h with the variables in ResourceRequest.Vars.
+// Its name must follow RES-10 (not empty, no control characters), and its
+// uriTemplate must not be registered already, unless Replace is given.
 func (s *Server) AddResourceTemplate(def mcp.ResourceTemplate, h ResourceHandler, opts ...ItemOption) error {
+	o := applyItemOptions(opts)
+	if err := checkPlainName("resource template", "RES-10", def.Name); err != nil {
+		return err
+	}
+	if def.URITemplate == "" {
+		return fmt.Errorf("server: resource template %q needs a uriTemplate (RES-4)", def.Name)
+	}
 	if h == nil {
 		return fmt.Errorf("server: resource template %q has no handler", def.URITemplate)
 	}
@@ -86,8 +100,11 @@ func (s *Server) AddResourceTemplate(def mcp.ResourceTemplate, h ResourceHandler
 		return err
 	}
 	s.mu.Lock()
-	s.templates.put(def.URITemplate, &template{def: def, handler: h, match: re, vars: vars, scopes: applyItemOptions(opts).scopes})
+	added := s.templates.add(def.URITemplate, &template{def: def, handler: h, match: re, vars: vars, scopes: o.scopes}, o.replace)
 	s.mu.Unlock()
+	if !added {
+		return &DuplicateError{Kind: "resource template", Name: def.URITemplate}
+	}
 	s.changed(changeResources, "")
 	return nil
 }

@@ -268,7 +268,7 @@ func (k stdioSink) notify(write func(e *jx.Encoder)) bool {
 }
 
 func (c *stdioConn) serve(ctx context.Context, call *stdioCall, m *jsonrpc.Message) {
-	ex := &exchange{id: m.ID, method: m.Method, out: stdioSink{c, call}}
+	ex := &exchange{id: m.ID, method: m.Method, out: stdioSink{c, call}, stdio: true}
 	e := jx.GetEncoder()
 	defer jx.PutEncoder(e)
 	var rpc, err error

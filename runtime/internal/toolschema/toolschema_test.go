@@ -1,4 +1,4 @@
-package server
+package toolschema
 
 import (
 	"testing"
@@ -21,17 +21,20 @@ func TestTOOL5_FlatSchemaAgreesWithValidator(t *testing.T) {
 		`{"a":1,"s":"x","extra":[1,{"y":2}]}`, `{"a":1e2,"s":"x"}`, `{"a":-0,"s":"x"}`,
 	}
 	for _, sc := range schemas {
-		flat := newFlatSchema(wire.Raw(sc))
+		flat := newFlat(wire.Raw(sc))
 		if flat == nil {
 			t.Fatalf("%s is not recognised as flat", sc)
 		}
-		full, err := compileSchema("mcp://tool/t/inputSchema", wire.Raw(sc))
+		s, err := Compile("mcp://tool/t/inputSchema", wire.Raw(sc))
 		if err != nil {
 			t.Fatal(err)
 		}
-		tl := &tool{schema: full}
 		for _, a := range args {
-			valid := tl.checkArguments(&arguments{raw: wire.Raw(a)}) == nil
+			v, err := Parse(wire.Raw(a))
+			if err != nil {
+				t.Fatal(err)
+			}
+			valid := s.Validate(v) == nil
 			if flat.accepts(wire.Raw(a)) && !valid {
 				t.Errorf("schema %s: flat check accepts %s, which the validator rejects", sc, a)
 			}
@@ -48,7 +51,7 @@ func TestTOOL5_FlatSchemaAgreesWithValidator(t *testing.T) {
 		`{"type":"object","oneOf":[{"required":["a"]}]}`,
 		`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object"}`,
 	} {
-		if newFlatSchema(wire.Raw(sc)) != nil {
+		if newFlat(wire.Raw(sc)) != nil {
 			t.Errorf("%s taken for flat", sc)
 		}
 	}
