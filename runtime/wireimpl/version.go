@@ -16,11 +16,24 @@ package wireimpl
 // GeneratedCodeVersion is the seam version mcpgen generates for.
 const GeneratedCodeVersion = 1
 
-// RuntimeVersion1 is this runtime's side of the seam.
-type RuntimeVersion1 struct{}
+// ReuseCodeVersion is the seam version of packages that refer to another
+// generated package's types (mcpgen -reuse): their validators call
+// Checker.Sub. Packages generated without -reuse declare
+// GeneratedCodeVersion, so a runtime that predates version 2 still builds
+// them.
+const ReuseCodeVersion = 2
+
+// LatestCodeVersion is the newest seam version this runtime supports.
+const LatestCodeVersion = 2
+
+// RuntimeVersion2 is this runtime's side of the seam.
+type RuntimeVersion2 struct{}
 
 // Runtime is what generated code checks its version against.
-var Runtime RuntimeVersion1
+var Runtime RuntimeVersion2
 
 // SupportsGeneratedCode1 marks support for code generated at seam version 1.
-func (RuntimeVersion1) SupportsGeneratedCode1() {}
+func (RuntimeVersion2) SupportsGeneratedCode1() {}
+
+// SupportsGeneratedCode2 marks support for code generated at seam version 2.
+func (RuntimeVersion2) SupportsGeneratedCode2() {}
