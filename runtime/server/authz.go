@@ -23,6 +23,7 @@ type ItemOption func(*itemOptions)
 
 type itemOptions struct {
 	scopes []string
+	task   taskPolicy // RunAsTask (tools only)
 }
 
 // RequireScopes makes the item need every one of scopes: with

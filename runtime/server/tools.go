@@ -43,6 +43,7 @@ type tool struct {
 	flat    *flatSchema        // nil unless the schema is flat (arguments.go)
 	params  []mcpheader.Param  // x-mcp-header arguments
 	scopes  []string           // RequireScopes
+	task    taskPolicy         // RunAsTask
 }
 
 // AddTool registers (or replaces) a tool. Its InputSchema must be a JSON
@@ -80,8 +81,9 @@ func (s *Server) AddTool(def mcp.Tool, h ToolHandler, opts ...ItemOption) error 
 	if err != nil {
 		return fmt.Errorf("server: tool %q: %w", def.Name, err)
 	}
+	o := applyItemOptions(opts)
 	s.mu.Lock()
-	s.tools.put(def.Name, &tool{def: def, handler: h, schema: sch, flat: newFlatSchema(def.InputSchema), params: params, scopes: applyItemOptions(opts).scopes})
+	s.tools.put(def.Name, &tool{def: def, handler: h, schema: sch, flat: newFlatSchema(def.InputSchema), params: params, scopes: o.scopes, task: o.task})
 	s.mu.Unlock()
 	s.changed(changeTools, "")
 	return nil
