@@ -470,11 +470,9 @@ func (r *taskRun) await() (mcp.InputResponses, bool) {
 			r.mu.Unlock()
 			return nil, false
 		}
-		if len(r.pending) == 0 {
+		if len(r.pending) == 0 { // deliver recorded the task working again
 			answers := r.answers
 			r.answers = nil
-			r.rec.Status, r.rec.InputRequests, r.rec.UpdatedAt = mcptasks.TaskStatusWorking, nil, r.m.now()
-			r.save(true)
 			r.mu.Unlock()
 			return answers, true
 		}
@@ -510,10 +508,13 @@ func (r *taskRun) deliver(responses mcp.InputResponses) error {
 		r.answers[k] = responses[k]
 		delete(r.pending, k)
 	}
+	r.rec.UpdatedAt = r.m.now()
 	if len(r.pending) > 0 { // a partial answer: still waiting for the rest (TASK-14)
-		r.rec.InputRequests, r.rec.UpdatedAt = encodeRaw(r.pending.EncodeJSON), r.m.now()
-		r.save(true)
+		r.rec.InputRequests = encodeRaw(r.pending.EncodeJSON)
+	} else { // before the ack: a tasks/get after it sees the answers taken
+		r.rec.Status, r.rec.InputRequests = mcptasks.TaskStatusWorking, nil
 	}
+	r.save(true)
 	r.signal()
 	return nil
 }
