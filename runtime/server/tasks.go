@@ -110,31 +110,32 @@ var ErrTaskNotFound = errors.New("server: task not found")
 
 // TaskRecord is a task as a TaskStore keeps it: the state tasks/get shows
 // (the DetailedTask of the extension) and what the server needs to run
-// and protect it.
+// and protect it. Its JSON form (encoding/json) suits stores that keep
+// records as documents.
 type TaskRecord struct {
-	ID     string
-	Status mcptasks.TaskStatus
+	ID     string              `json:"id"`
+	Status mcptasks.TaskStatus `json:"status"`
 	// StatusMessage describes the status ("" for none).
-	StatusMessage string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	StatusMessage string    `json:"statusMessage,omitempty"`
+	CreatedAt     time.Time `json:"createdAt"`
+	UpdatedAt     time.Time `json:"updatedAt"`
 	// TTL is the time to live from CreatedAt; 0 for unlimited.
-	TTL          time.Duration
-	PollInterval time.Duration
+	TTL          time.Duration `json:"ttl,omitempty"`
+	PollInterval time.Duration `json:"pollInterval,omitempty"`
 	// InputRequests are the outstanding input requests of a task waiting
 	// for input (an InputRequests object), Result the result of a
 	// completed one (a CallToolResult), Error the JSON-RPC error object of
 	// a failed one.
-	InputRequests wire.Raw
-	Result        wire.Raw
-	Error         wire.Raw
+	InputRequests wire.Raw `json:"inputRequests,omitempty"`
+	Result        wire.Raw `json:"result,omitempty"`
+	Error         wire.Raw `json:"error,omitempty"`
 	// Principal binds the task to who created it (a digest of the caller's
 	// identity; "" without one): anyone else is told it does not exist.
-	Principal string
+	Principal string `json:"principal,omitempty"`
 	// Owner names the server running the task; LeaseUntil is when its
 	// claim lapses unless renewed (TaskOptions.Lease).
-	Owner      string
-	LeaseUntil time.Time
+	Owner      string    `json:"owner,omitempty"`
+	LeaseUntil time.Time `json:"leaseUntil"`
 }
 
 // Expired reports whether the task's time to live is over at now.
