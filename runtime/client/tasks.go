@@ -104,7 +104,7 @@ type taskParams struct {
 	meta  mcp.RequestMetaObject
 }
 
-func (t *taskParams) RequestMeta() *mcp.RequestMetaObject { return &t.meta }
+func (t *taskParams) RequestMeta() *mcp.RequestMetaObject  { return &t.meta }
 func (t *taskParams) DecodeJSON(d *wireimpl.Decoder) error { return t.p.DecodeJSON(d) }
 func (t *taskParams) Validate() error                      { return t.p.Validate() }
 func (t *taskParams) MarshalJSON() ([]byte, error)         { return wireimpl.Marshal(t) }
