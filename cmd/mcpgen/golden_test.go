@@ -34,7 +34,7 @@ func goldenCases(t *testing.T) []string {
 	}
 	// Every shape the brief lists has a case; a missing directory must fail
 	// rather than shrink the test.
-	for _, want := range []string{"structs", "enums", "constunion", "tokenunion", "allof", "maps", "typearrays", "recursion", "names", "reusecore", "reuse", "reuseclash"} {
+	for _, want := range []string{"structs", "enums", "constunion", "tokenunion", "allof", "maps", "typearrays", "recursion", "names", "reusecore", "reuse", "reuseclash", "extshapes"} {
 		if !slices.Contains(cases, want) {
 			t.Fatalf("testdata/golden/%s is missing", want)
 		}

@@ -187,22 +187,24 @@ func (m *taskManager) dispatch(ctx context.Context, method string, params wireim
 		return nil, nil, false
 	}
 	ex := exchangeFrom(ctx)
+	// A 2025-11-25 session knows no extension: as a client that does not
+	// declare it (SEP-2663, Backward Compatibility).
+	declared := ex.sess == nil && declaresTasks(&p.Meta.ClientCapabilities)
+	if !declared && t.task.support != TaskRequired {
+		return nil, nil, false // an ordinary call
+	}
 	if ex.sess == nil && len(t.params) > 0 {
-		// The headers are checked while the request is open: a mismatch is
-		// its answer (-32020), not a failed task.
+		// The headers are checked while the request is open, before the
+		// capabilities (A9): a mismatch is its answer (-32020), not a
+		// failed task.
 		if v, ok := ex.out.(paramVerifier); ok {
 			if err := v.verifyParams(t.params, &arguments{raw: p.Arguments}); err != nil {
 				return nil, err, true
 			}
 		}
 	}
-	// A 2025-11-25 session knows no extension: as a client that does not
-	// declare it (SEP-2663, Backward Compatibility).
-	if ex.sess != nil || !declaresTasks(&p.Meta.ClientCapabilities) {
-		if t.task.support == TaskRequired {
-			return nil, missingExtension(), true
-		}
-		return nil, nil, false
+	if !declared {
+		return nil, missingExtension(), true
 	}
 	res, err = m.startToolTask(ctx, t, p)
 	return res, err, true

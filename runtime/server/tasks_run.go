@@ -276,7 +276,7 @@ func (m *taskManager) register(r *taskRun) {
 	r.mu.Lock()
 	id, done, ttl := r.rec.ID, r.rec.Terminal(), r.rec.TTL
 	if !done && ttl > 0 {
-		r.expiry = time.AfterFunc(ttl, r.expire)
+		r.expiry = time.AfterFunc(time.Until(r.rec.CreatedAt.Add(ttl)), r.expire)
 	}
 	r.mu.Unlock()
 	if done {

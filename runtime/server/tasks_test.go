@@ -972,3 +972,38 @@ func TestTasksMiddlewareSeesHandle(t *testing.T) {
 		t.Fatalf("middleware saw %v", seen)
 	}
 }
+
+// TestTASK15_ParamHeadersBeforeTask: the Mcp-Param-* headers of a task
+// tool's call are checked while its request is open: a mismatch is the
+// request's -32020 (HTTP 400), and no task or handler run follows; a
+// matching call becomes a task.
+func TestTASK15_ParamHeadersBeforeTask(t *testing.T) {
+	s := New(testInfo, &Options{Tasks: &TaskOptions{}})
+	var runs int32
+	var mu sync.Mutex
+	must(t, s.AddTool(mcp.Tool{Name: "deploy", InputSchema: []byte(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"}}}`)},
+		func(ctx context.Context, req *ToolRequest) (*mcp.CallToolResult, error) {
+			mu.Lock()
+			runs++
+			mu.Unlock()
+			return TextResult("deployed"), nil
+		}, RunAsTask(TaskRequired, 0)))
+	h := startHTTP(t, s, nil)
+	p := taskParams(obj{"name": "deploy", "arguments": obj{"region": "eu-west"}})
+	resp, m := h.call(1, "tools/call", p, map[string]string{"Mcp-Param-Region": "us-east"})
+	wantError(t, m, int(mcp.CodeHeaderMismatch))
+	wantStatus(t, resp.StatusCode, http.StatusBadRequest)
+	resp, m = h.call(2, "tools/call", paramsCaps(plainCaps, obj{"name": "deploy", "arguments": obj{"region": "eu-west"}}), map[string]string{"Mcp-Param-Region": "us-east"})
+	wantError(t, m, int(mcp.CodeHeaderMismatch)) // headers before capabilities (A9)
+	time.Sleep(20 * time.Millisecond)
+	mu.Lock()
+	n := runs
+	mu.Unlock()
+	if n != 0 {
+		t.Fatalf("the handler ran %d times", n)
+	}
+	_, m = h.call(3, "tools/call", p, map[string]string{"Mcp-Param-Region": "eu-west"})
+	if wantResult(t, m)["resultType"] != "task" {
+		t.Fatalf("a matching call: %s", m)
+	}
+}

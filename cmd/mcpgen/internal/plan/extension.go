@@ -64,11 +64,6 @@ func (p *planner) factDirections(member map[string]wireimpl.Direction) {
 // applyExtension checks the extension facts against the schema and
 // attaches them to the package.
 func (p *planner) applyExtension(byName map[string]*Method) error {
-	for _, name := range sortedKeys(p.facts.Methods) {
-		if dir := p.facts.Methods[name].Direction; dir != "" && directions[dir] == 0 {
-			return p.factErr("methods."+name+".direction", "%q is neither clientToServer nor serverToClient", dir)
-		}
-	}
 	ef := p.facts.Extension
 	if ef == nil {
 		return nil

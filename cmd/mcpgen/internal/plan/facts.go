@@ -195,8 +195,10 @@ func (p *planner) applyFacts() error {
 			}
 			m.ListenFilter = mf.ListenFilter
 		}
-		if mf.Direction != "" && directions[mf.Direction] != m.Direction {
-			return p.factErr(key+".direction", "%q is not the direction the schema gives %s (%s)", mf.Direction, name, m.Direction)
+		if d := mf.Direction; d != "" && directions[d] == 0 {
+			return p.factErr(key+".direction", "%q is neither clientToServer nor serverToClient", d)
+		} else if d != "" && directions[d] != m.Direction {
+			return p.factErr(key+".direction", "%q is not the direction the schema gives %s (%s)", d, name, m.Direction)
 		}
 	}
 	if ll := f.LogLevels; ll != nil {
