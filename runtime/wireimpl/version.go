@@ -9,11 +9,13 @@ package wireimpl
 // each version this runtime supports, so a generated package paired with a
 // runtime too old or too new for it fails to build with a message naming
 // both: "wireimpl.RuntimeVersion2 does not implement
-// interface{SupportsGeneratedCode1()} (missing method
-// SupportsGeneratedCode1)". Regenerate the package with the mcpgen of the
-// runtime in use to fix it.
+// interface{SupportsGeneratedCode3()} (missing method
+// SupportsGeneratedCode3)". Regenerate the package with the mcpgen of the
+// runtime in use to fix it. A package declares the oldest version that
+// has what it uses, so that runtimes of later versions still build it.
 
-// GeneratedCodeVersion is the seam version mcpgen generates for.
+// GeneratedCodeVersion is the seam version mcpgen generates for (packages
+// generated without -reuse).
 const GeneratedCodeVersion = 1
 
 // ReuseCodeVersion is the seam version of packages that refer to another
