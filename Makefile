@@ -25,6 +25,12 @@ REVISION  := 2026-07-28
 REVISIONS := 2026-07-28 2025-11-25
 FUZZTIME ?= 2m
 
+# Extension packages: generated from an extension's own schema against
+# gen/mcp, whose types they reuse (mcpgen -reuse, docs/tasks.md). The tasks
+# extension's schema sits beside the revisions in the upstream mirror.
+EXT_TASKS_SCHEMA ?= $(MCPGEN_SCHEMA_DIR)/../ext-tasks/schema/draft/schema.json
+EXT_TASKS_FLAGS   = -schema $(EXT_TASKS_SCHEMA) -facts ext-tasks -reuse github.com/mcpgen/mcpgen/gen/mcp -package mcptasks
+
 # Prints MCPGEN_CONFORMANCE_DIR=... MCPGEN_INTEROP_DIR=..., installing what is missing.
 NODE_ENV  = $$(./.ci/install-node-tools)
 
@@ -40,6 +46,8 @@ generate:
 	  echo "mcpgen -revision $$rev -out $$dir"; \
 	  go run ./cmd/mcpgen -revision $$rev -out $$dir -package $$(basename $$dir) || exit 1; \
 	done
+	@echo "mcpgen $(EXT_TASKS_FLAGS) -out gen/mcptasks"
+	@go run ./cmd/mcpgen $(EXT_TASKS_FLAGS) -out gen/mcptasks
 
 test: check
 	go vet ./...
@@ -61,7 +69,9 @@ check:
 	  pkg=$$(basename $$dir); \
 	  go run ./cmd/mcpgen -revision $$rev -out $$tmp/$$pkg -package $$pkg || exit 1; \
 	  diff -r $$tmp/$$pkg $$dir >/dev/null || { echo "$$dir is stale: run make generate"; diff -r $$tmp/$$pkg $$dir | head -20; exit 1; }; \
-	done
+	done; \
+	go run ./cmd/mcpgen $(EXT_TASKS_FLAGS) -out $$tmp/mcptasks || exit 1; \
+	diff -r $$tmp/mcptasks gen/mcptasks >/dev/null || { echo "gen/mcptasks is stale: run make generate"; diff -r $$tmp/mcptasks gen/mcptasks | head -20; exit 1; }
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
 # Ends with the scenario counts of every run (the CONFORMANCE lines the tests log).

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -205,6 +206,13 @@ func (d *Document) merge(a, b *Schema, depth int) (*Schema, error) {
 	for _, u := range b.Unknown {
 		if !slices.Contains(m.Unknown, u) {
 			m.Unknown = append(m.Unknown, u)
+			m.unknownRaw = maps.Clone(m.unknownRaw)
+			if m.unknownRaw == nil {
+				m.unknownRaw = map[string]json.RawMessage{}
+			}
+			m.unknownRaw[u] = b.unknownRaw[u]
+		} else if !bytes.Equal(m.unknownRaw[u], b.unknownRaw[u]) {
+			return fail("%s %s and %s %s", u, m.unknownRaw[u], u, b.unknownRaw[u])
 		}
 	}
 	return m, nil

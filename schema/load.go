@@ -29,6 +29,9 @@ type Document struct {
 type Def struct {
 	Name   string
 	Schema *Schema
+	// Raw is the definition as written, compact (for comparing definitions
+	// of two documents, mcpgen -reuse).
+	Raw json.RawMessage
 }
 
 // Def returns the definition named name, or nil.
@@ -96,7 +99,7 @@ func Load(file string, data []byte) (*Document, error) {
 			if err != nil {
 				return nil, err
 			}
-			d := &Def{Name: m.key, Schema: s}
+			d := &Def{Name: m.key, Schema: s, Raw: m.val.raw}
 			doc.Defs = append(doc.Defs, d)
 			doc.byName[m.key] = d
 		}
@@ -158,6 +161,10 @@ func (b *builder) build(v *value, t *schemas.Type) (*Schema, error) {
 	for _, m := range v.members {
 		if !known[m.key] {
 			s.Unknown = append(s.Unknown, m.key)
+			if s.unknownRaw == nil {
+				s.unknownRaw = map[string]json.RawMessage{}
+			}
+			s.unknownRaw[m.key] = m.val.raw
 		}
 	}
 	if err := b.checkKinds(v); err != nil {

@@ -43,9 +43,14 @@ type Schema struct {
 	Default     json.RawMessage
 
 	// Unknown lists keywords present on the node that this package does not
-	// model, in document order.
-	Unknown []string
+	// model, in document order; UnknownValue returns their values.
+	Unknown    []string
+	unknownRaw map[string]json.RawMessage
 }
+
+// UnknownValue returns the value of keyword kw, one of Unknown, as
+// written (compact JSON); nil when the node has no such keyword.
+func (s *Schema) UnknownValue(kw string) json.RawMessage { return s.unknownRaw[kw] }
 
 // Property is a named member of an object schema, in declaration order.
 type Property struct {

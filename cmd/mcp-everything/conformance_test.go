@@ -20,7 +20,11 @@ var serverRequirements = []struct {
 	required int
 	extra    []string
 }{
-	{"2026-07-28", 37, []string{"json-schema-2020-12", "http-header-validation", "http-custom-header-server-validation"}},
+	{"2026-07-28", 37, []string{"json-schema-2020-12", "http-header-validation", "http-custom-header-server-validation",
+		// The tasks extension (io.modelcontextprotocol/tasks; not scored, reason: extension).
+		"tasks-lifecycle", "tasks-capability-negotiation", "tasks-wire-fields", "tasks-request-state-removal",
+		"tasks-mrtr-input", "tasks-request-headers", "tasks-dispatch-and-envelope", "tasks-status-notifications",
+		"tasks-required-task-error", "tasks-mrtr-composition"}},
 	{"2025-11-25", 30, []string{"server-session-lifecycle", "json-schema-2020-12", "server-sse-polling"}},
 }
 

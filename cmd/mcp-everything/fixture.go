@@ -28,6 +28,7 @@ func newFixture(log *slog.Logger) *server.Server {
 		Instructions: "mcpgen fixture server: every tool, prompt and resource the conformance suite and interop tests use.",
 		Logging:      true,
 		Logger:       log,
+		Tasks:        &server.TaskOptions{PollInterval: 500 * time.Millisecond},
 	})
 	f := &fixture{s: s}
 	f.conformanceTools() // first: the suite calls tools[0] and reads resources[0]
@@ -37,6 +38,7 @@ func newFixture(log *slog.Logger) *server.Server {
 	f.interopTools()
 	f.interopPrompts()
 	f.interopResources()
+	f.taskTools()
 	s.SetCompletion(f.complete)
 	return s
 }

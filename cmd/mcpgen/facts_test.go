@@ -24,6 +24,14 @@ func TestFactsCheckedAgainstSchema(t *testing.T) {
 		{`{"batches":{"versions":["2025-03-26"]}}`, `batches.versions: "2025-03-26" is neither the revision nor one of compatible.versions`},
 		{`{"compatible":{"versions":["June 2025"]}}`, `compatible.versions: "June 2025" is not an older revision`},
 		{`{"revision":"2025-11-25"}`, `revision: facts of 2025-11-25 used for revision 2026-07-28`},
+		// Extension facts (docs/facts.md), checked the same way.
+		{`{"methods":{"tools/call":{"direction":"sideways"}}}`, `methods.tools/call.direction: "sideways" is neither clientToServer nor serverToClient`},
+		{`{"methods":{"tools/call":{"direction":"serverToClient"}}}`, `methods.tools/call.direction: "serverToClient" is not the direction the schema gives tools/call`},
+		{`{"extension":{"id":"tasks"}}`, `extension.id: "tasks" is not an extension identifier`},
+		{`{"extension":{"id":"io.example/x","capability":"NoSuchCapability"}}`, `extension.capability: the schema defines no "NoSuchCapability"`},
+		{`{"extension":{"id":"io.example/x","augments":{"tools/list":"CallToolResult"}}}`, `extension.augments.tools/list: tools/list is a method of this schema`},
+		{`{"extension":{"id":"io.example/x","removedMethods":["tools/call"]}}`, `extension.removedMethods: the schema defines "tools/call"`},
+		{`{"extension":{"id":"io.example/x","subscriptionFilter":"NoSuchFilter"}}`, `extension.subscriptionFilter: the schema defines no "NoSuchFilter"`},
 	} {
 		dir := t.TempDir()
 		facts := filepath.Join(dir, "facts.json")

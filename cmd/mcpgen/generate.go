@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -13,11 +15,17 @@ import (
 
 // generate runs schema → plan → emit on the schema bytes read from src.
 func generate(src string, data []byte, pkgName, revision string, facts *plan.Facts) ([]emit.File, error) {
+	return generateWith(src, data, pkgName, revision, facts, nil)
+}
+
+// generateWith is generate referring to the types of reuse (nil: none)
+// for the definitions it declares alike.
+func generateWith(src string, data []byte, pkgName, revision string, facts *plan.Facts, reuse *plan.Reuse) ([]emit.File, error) {
 	doc, err := schema.Load(src, data)
 	if err != nil {
 		return nil, err
 	}
-	pkg, err := plan.Build(doc, plan.Options{Package: pkgName, Source: sourceName(src), Revision: revision, Facts: facts})
+	pkg, err := plan.Build(doc, plan.Options{Package: pkgName, Source: sourceName(src), Revision: revision, Facts: facts, Reuse: reuse})
 	if err != nil {
 		return nil, err
 	}
@@ -26,9 +34,18 @@ func generate(src string, data []byte, pkgName, revision string, facts *plan.Fac
 
 // loadFacts reads the facts file named by -facts, or the facts mcpgen
 // carries for revision.
+// A path without a directory or extension names facts mcpgen carries
+// ("ext-tasks", the tasks extension's).
 func loadFacts(path, revision string) (*plan.Facts, error) {
 	if path == "" {
 		return plan.LoadFacts(revision)
+	}
+	if !strings.ContainsAny(path, `/\.`) {
+		f, err := plan.LoadFacts(path)
+		if err == nil && f == nil {
+			err = fmt.Errorf("-facts %s: mcpgen carries no such facts (a file name needs its .json)", path)
+		}
+		return f, err
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -88,4 +105,20 @@ func writeFiles(dir string, files []emit.File) error {
 		}
 	}
 	return nil
+}
+
+// findReuse locates the generated package importPath with the go command
+// (from the current directory, as go generate runs mcpgen) and reads its
+// definitions.
+func findReuse(importPath string) (*plan.Reuse, error) {
+	out, err := exec.Command("go", "list", "-find", "-f", "{{.Dir}}", importPath).Output()
+	if err != nil {
+		msg := err.Error()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+			msg = strings.TrimSpace(strings.SplitN(string(ee.Stderr), "\n", 2)[0])
+		}
+		return nil, fmt.Errorf("-reuse %s: cannot find the package: %s", importPath, msg)
+	}
+	return plan.LoadReuse(importPath, strings.TrimSpace(string(out)))
 }

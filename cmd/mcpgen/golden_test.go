@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -33,7 +34,7 @@ func goldenCases(t *testing.T) []string {
 	}
 	// Every shape the brief lists has a case; a missing directory must fail
 	// rather than shrink the test.
-	for _, want := range []string{"structs", "enums", "constunion", "tokenunion", "allof", "maps", "typearrays", "recursion", "names"} {
+	for _, want := range []string{"structs", "enums", "constunion", "tokenunion", "allof", "maps", "typearrays", "recursion", "names", "reusecore", "reuse", "reuseclash", "extshapes"} {
 		if !slices.Contains(cases, want) {
 			t.Fatalf("testdata/golden/%s is missing", want)
 		}
@@ -44,23 +45,57 @@ func goldenCases(t *testing.T) []string {
 // generateCase runs schema → plan → emit on testdata/golden/<name>/schema.json.
 func generateCase(t *testing.T, name string) []emit.File {
 	t.Helper()
-	src := filepath.Join(repoRoot(t), "testdata", "golden", name, "schema.json")
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A case may carry revision facts beside its schema (facts.json).
-	var facts *plan.Facts
-	if fd, err := os.ReadFile(filepath.Join(filepath.Dir(src), "facts.json")); err == nil {
-		if facts, err = plan.ParseFacts("facts.json", fd); err != nil {
-			t.Fatal(err)
-		}
-	}
-	files, err := generate(src, data, name, "", facts)
+	files, err := tryCase(t, name)
 	if err != nil {
 		t.Fatalf("generate %s: %v", name, err)
 	}
 	return files
+}
+
+// tryCase is generateCase returning the generator's error. A case may
+// carry revision facts beside its schema (facts.json), and reuse.json
+// naming another case whose package it reuses (mcpgen -reuse; in the
+// module of TestGoldenBuild that package is example.com/tmpgen/<case>).
+func tryCase(t *testing.T, name string) ([]emit.File, error) {
+	t.Helper()
+	dir := filepath.Join(repoRoot(t), "testdata", "golden", name)
+	src := filepath.Join(dir, "schema.json")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var facts *plan.Facts
+	if fd, err := os.ReadFile(filepath.Join(dir, "facts.json")); err == nil {
+		if facts, err = plan.ParseFacts("facts.json", fd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var reuse *plan.Reuse
+	if rd, err := os.ReadFile(filepath.Join(dir, "reuse.json")); err == nil {
+		var r struct{ Case string }
+		if err := json.Unmarshal(rd, &r); err != nil {
+			t.Fatalf("%s/reuse.json: %v", name, err)
+		}
+		for _, f := range generateCase(t, r.Case) {
+			if f.Name == "shapes_gen.go" {
+				if reuse, err = plan.ParseReuse("example.com/tmpgen/"+r.Case, f.Name, f.Source); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	return generateWith(src, data, name, "", facts, reuse)
+}
+
+// errorCase reports whether testdata/golden/<name> expects generation to
+// fail: error.golden holds the one-line message.
+func errorCase(t *testing.T, name string) (string, bool) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "testdata", "golden", name, "error.golden"))
+	if err != nil {
+		return "", false
+	}
+	return strings.TrimSpace(string(b)), true
 }
 
 // TestGolden compares the generated source of every golden case with its
@@ -70,6 +105,25 @@ func TestGolden(t *testing.T) {
 	for _, name := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(repoRoot(t), "testdata", "golden", name)
+			if want, ok := errorCase(t, name); ok {
+				_, err := tryCase(t, name)
+				if err == nil {
+					t.Fatal("generation succeeded")
+				}
+				// The message names the schema by its path: relative to
+				// testdata/golden in the expectation.
+				got := strings.ReplaceAll(err.Error(), filepath.Dir(dir)+string(filepath.Separator), "")
+				if *update {
+					if err := os.WriteFile(filepath.Join(dir, "error.golden"), []byte(got+"\n"), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				if got != want || strings.Contains(got, "\n") {
+					t.Errorf("generation error:\n got %s\nwant %s", got, want)
+				}
+				return
+			}
 			files := generateCase(t, name)
 			var want []string
 			for _, f := range files {
@@ -117,7 +171,12 @@ func TestGolden(t *testing.T) {
 func TestGoldenBuild(t *testing.T) {
 	mod := tempModule(t)
 	root := repoRoot(t)
-	cases := goldenCases(t)
+	var cases []string
+	for _, name := range goldenCases(t) {
+		if _, fails := errorCase(t, name); !fails {
+			cases = append(cases, name)
+		}
+	}
 	for _, name := range cases {
 		dir := filepath.Join(mod, name)
 		writeGenerated(t, dir, generateCase(t, name))
@@ -144,6 +203,9 @@ func TestGoldenBuild(t *testing.T) {
 // case and the 2026-07-28 schema) and requires identical bytes.
 func TestGenerateDeterministic(t *testing.T) {
 	for _, name := range goldenCases(t) {
+		if _, fails := errorCase(t, name); fails {
+			continue
+		}
 		a, b := generateCase(t, name), generateCase(t, name)
 		if diff := cmp.Diff(a, b); diff != "" {
 			t.Errorf("%s: two generations differ:\n%s", name, diff)

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/emit"
 )
 
 // TestAllRevisionsBuild runs the command (in process) on every revision in
@@ -43,17 +45,22 @@ func TestAllRevisionsBuild(t *testing.T) {
 // TestCheckedInGenerationIsFresh: each package of gen/ is exactly what the
 // generator produces from its revision's schema today (make check tests
 // the same from the Makefile): gen/mcp for 2026-07-28, gen/mcp20251125 for
-// 2025-11-25.
+// 2025-11-25, and gen/mcptasks from the tasks extension's schema with
+// -reuse of gen/mcp.
 func TestCheckedInGenerationIsFresh(t *testing.T) {
-	for rev, pkg := range map[string]string{"2026-07-28": "mcp", "2025-11-25": "mcp20251125"} {
-		src := filepath.Join(schemaDir(t), rev, "schema.json")
-		data, err := os.ReadFile(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files, err := generate(src, data, pkg, rev, revisionFacts(t, rev))
-		if err != nil {
-			t.Fatal(err)
+	for rev, pkg := range map[string]string{"2026-07-28": "mcp", "2025-11-25": "mcp20251125", "ext-tasks": "mcptasks"} {
+		var files []emit.File
+		if rev == "ext-tasks" {
+			files = generateTasks(t)
+		} else {
+			src := filepath.Join(schemaDir(t), rev, "schema.json")
+			data, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if files, err = generate(src, data, pkg, rev, revisionFacts(t, rev)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		genDir := filepath.Join(repoRoot(t), "gen", pkg)
 		onDisk, err := filepath.Glob(filepath.Join(genDir, "*.go"))

@@ -102,6 +102,11 @@ type Options struct {
 	// Logger receives diagnostics, e.g. tools dropped for invalid
 	// x-mcp-header annotations (XMH-6). Default: discard.
 	Logger *slog.Logger
+
+	// Tasks declares the tasks extension (io.modelcontextprotocol/tasks,
+	// docs/tasks.md) on every request: a server may then answer tools/call
+	// with a task, which CallTool follows to its result (see Task).
+	Tasks bool
 }
 
 // Client is a connection to one MCP server. Its methods are safe for
@@ -274,6 +279,9 @@ func (c *Client) capabilities() mcp.ClientCapabilities {
 	}
 	if c.opts.Roots != nil {
 		caps.Roots = wire.Raw("{}")
+	}
+	if c.opts.Tasks {
+		caps.Extensions = extensionCapability // TASK-1
 	}
 	return caps
 }
@@ -511,7 +519,7 @@ func (c *Client) exchangeWith(ctx context.Context, o *callOptions, method string
 
 // exchangeModern performs one 2026-07-28 request (modernSession).
 func (c *Client) exchangeModern(ctx context.Context, o *callOptions, method string, p wireimpl.Codec) (wireimpl.Codec, error) {
-	desc := c.rev.Lookup(method)
+	desc := c.lookup(method)
 	if desc == nil || desc.NewResult == nil {
 		return nil, fmt.Errorf("client: %s is not a request of revision %s", method, c.rev.Version)
 	}
@@ -540,7 +548,7 @@ func (c *Client) exchangeModern(ctx context.Context, o *callOptions, method stri
 		call.Header = c.headers(desc, p)
 	}
 	call.OnMessage = func(m *jsonrpc.Message) { c.deliver(o, m) }
-	result := desc.NewResult()
+	result := c.newResult(desc)
 	call.Result = result
 	resp, err := c.t.Call(ctx, call)
 	if err != nil {
@@ -621,7 +629,11 @@ func (c *Client) deliver(o *callOptions, m *jsonrpc.Message) {
 func (c *Client) headers(desc *wireimpl.Method, p wireimpl.Codec) http.Header {
 	name := ""
 	if desc.MirroredName != nil {
-		name = desc.MirroredName(p)
+		if tp, ok := p.(*taskParams); ok {
+			name = desc.MirroredName(tp.params())
+		} else {
+			name = desc.MirroredName(p)
+		}
 	}
 	var prms []mcpheader.Param
 	if cp, ok := p.(*mcp.CallToolRequestParams); ok {

@@ -214,10 +214,32 @@ func (c *Client) Complete(ctx context.Context, p *mcp.CompleteRequestParams, opt
 
 // CallTool calls a tool. arguments is a JSON object (nil for none); use
 // wire.RawOf to encode a Go value. Input requests are answered through the
-// Options callbacks and the call retried (MRTR). A result whose
-// structuredContent breaks the tool's listed outputSchema is an
-// *OutputError (see Options.DisableOutputValidation).
+// Options callbacks and the call retried (MRTR). With Options.Tasks, a
+// server may answer with a task: CallTool then waits for its result (see
+// Task.Wait; StartTool does not wait). A result whose structuredContent
+// breaks the tool's listed outputSchema is an *OutputError (see
+// Options.DisableOutputValidation).
 func (c *Client) CallTool(ctx context.Context, name string, arguments wire.Raw, opts ...CallOption) (*mcp.CallToolResult, error) {
+	v, err := c.callTool(ctx, name, arguments, opts)
+	if err != nil {
+		return nil, err
+	}
+	res, task, err := c.toolOutcome(v)
+	if task != nil {
+		res, err = task.Wait(ctx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkOutput(name, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// callTool is tools/call with its multi round-trip retries: the final
+// result, or a task handle.
+func (c *Client) callTool(ctx context.Context, name string, arguments wire.Raw, opts []CallOption) (any, error) {
 	o := buildOptions(opts)
 	p := &mcp.CallToolRequestParams{Name: name, Arguments: arguments}
 	if c.session().mirrorsHeaders() {
@@ -244,17 +266,9 @@ func (c *Client) CallTool(ctx context.Context, name string, arguments wire.Raw, 
 		}
 		return r, err
 	}
-	v, err := c.roundTrips(ctx, o, mcp.MethodCallTool, p, send, func(in mcp.InputResponses, st wire.Opt[string]) {
+	return c.roundTrips(ctx, o, mcp.MethodCallTool, p, send, func(in mcp.InputResponses, st wire.Opt[string]) {
 		p.InputResponses, p.RequestState = in, st
 	})
-	if err != nil {
-		return nil, err
-	}
-	res := v.(*mcp.CallToolResult)
-	if err := c.checkOutput(name, res); err != nil {
-		return nil, err
-	}
-	return res, nil
 }
 
 func (c *Client) refreshTools(ctx context.Context) {

@@ -23,8 +23,9 @@ type ItemOption func(*itemOptions)
 
 type itemOptions struct {
 	scopes  []string
-	replace bool // Replace
-	anyName bool // AllowAnyName
+	replace bool       // Replace
+	anyName bool       // AllowAnyName
+	task    taskPolicy // RunAsTask (tools only)
 }
 
 // Replace lets the registration replace an item registered under the same

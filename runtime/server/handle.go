@@ -40,6 +40,7 @@ type incoming struct {
 	hasVersion bool
 	name       string // the member mirrored into Mcp-Name, when readable
 	hasName    bool
+	ext        bool // a method of the tasks extension (tasks_methods.go)
 }
 
 // verifier is a transport's own check of a request against what the
@@ -123,9 +124,17 @@ func (s *Server) serve(ctx context.Context, ex *exchange, m *jsonrpc.Message) (w
 	if desc != nil && (desc.Kind != wireimpl.Request || desc.Direction&wireimpl.ClientToServer == 0) {
 		desc = nil // not a request a client sends
 	}
+	ext := false
+	if desc == nil && s.tasks != nil {
+		desc = s.tasks.lookup(m.Method)
+		ext = desc != nil
+	}
 	in := &ex.in
 	if desc != nil {
 		s.read(in, desc, m)
+		if in.ext = ext; ext {
+			readVersion(in, m.Params)
+		}
 	} else {
 		pk := peekParams("", m.Params)
 		*in = incoming{method: m.Method, version: pk.version, hasVersion: pk.hasVersion}
@@ -139,7 +148,7 @@ func (s *Server) serve(ctx context.Context, ex *exchange, m *jsonrpc.Message) (w
 		return nil, s.unsupportedVersion(in.version)
 	}
 	if desc == nil {
-		return nil, wireimpl.MethodNotFound(m.Method)
+		return nil, s.unknownMethod(m.Method)
 	}
 	return s.dispatch(ctx, ex, in)
 }
@@ -148,7 +157,11 @@ func (s *Server) serve(ctx context.Context, ex *exchange, m *jsonrpc.Message) (w
 // capability gate) and then the handler, for a request of either era.
 func (s *Server) dispatch(ctx context.Context, ex *exchange, in *incoming) (result wireimpl.Codec, err error) {
 	desc := in.desc
-	if err := s.check(in); err != nil {
+	if in.ext {
+		if err := s.tasks.check(in); err != nil {
+			return nil, err
+		}
+	} else if err := s.check(in); err != nil {
 		return nil, err
 	}
 	if desc.ServerCapability != "" && !s.advertised().Has(desc.ServerCapability) {
@@ -309,7 +322,7 @@ func (s *Server) toRPCError(method string, err error) *wire.Error {
 // call runs the middleware chain around the generated dispatch.
 func (s *Server) call(ctx context.Context, method string, params wireimpl.Codec) (wireimpl.Codec, error) {
 	if s.chain == nil {
-		return mcp.DispatchServer(ctx, handler{s}, method, params)
+		return s.dispatchRequest(ctx, method, params)
 	}
 	res, err := s.chain(ctx, method, params)
 	if err != nil {
@@ -320,6 +333,18 @@ func (s *Server) call(ctx context.Context, method string, params wireimpl.Codec)
 		return nil, wireimpl.NilResult(method)
 	}
 	return c, nil
+}
+
+// dispatchRequest is the innermost handler: the tasks extension's
+// requests and the calls of task tools (tasks_methods.go), else the
+// generated dispatch.
+func (s *Server) dispatchRequest(ctx context.Context, method string, params wireimpl.Codec) (wireimpl.Codec, error) {
+	if s.tasks != nil {
+		if res, err, ok := s.tasks.dispatch(ctx, method, params); ok {
+			return res, err
+		}
+	}
+	return mcp.DispatchServer(ctx, handler{s}, method, params)
 }
 
 // peeked is what a syntax-only look at params finds (used when params do

@@ -392,6 +392,8 @@ func stdHeaders(body string) http.Header {
 		key = "name"
 	case "resources/read":
 		key = "uri"
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		key = "taskId" // TASK-15
 	}
 	if v, ok := m.Params[key].(string); ok && key != "" {
 		h.Set(mcpheader.Name, mcpheader.Encode(v))

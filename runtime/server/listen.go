@@ -43,6 +43,9 @@ type listener struct {
 	mu      sync.Mutex
 	pending change
 	uris    []string
+
+	tasks     map[string]bool // the tasks followed (tasks_listen.go); nil for none
+	taskNotes []*TaskRecord   // their changes not yet sent
 }
 
 func (h *hub) add(l *listener) bool {
@@ -171,9 +174,15 @@ func (s *Server) listen(ctx context.Context, p *mcp.SubscriptionsListenRequestPa
 		}
 		honored.ResourceSubscriptions = want.ResourceSubscriptions
 	}
+	taskIDs, err := s.listenTasks(ctx, p)
+	if err != nil {
+		return nil, err
+	}
 	sid := ex.id
 	meta := &mcp.NotificationMetaObject{SubscriptionID: sid}
 	l := &listener{filter: honored, wake: make(chan struct{}, 1)}
+	honorTasks(l, &l.filter, taskIDs)
+	honored = l.filter
 	if !s.hub.add(l) {
 		return s.listenClosed(sid), nil
 	}
@@ -207,6 +216,11 @@ func (s *Server) listen(ctx context.Context, p *mcp.SubscriptionsListenRequestPa
 			if !ex.out.notify(func(e *jx.Encoder) {
 				jsonrpc.WriteNotification(e, mcp.NotificationResourceUpdated, up.EncodeJSON)
 			}) {
+				return nil, context.Canceled
+			}
+		}
+		for _, rec := range l.takeTasks() {
+			if !ex.out.notify(s.tasks.taskNotification(rec, meta)) {
 				return nil, context.Canceled
 			}
 		}

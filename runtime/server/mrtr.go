@@ -365,6 +365,12 @@ func (s *sealer) open(state, target, principal string) (*sealedState, error) {
 func (s *Server) beginInputs(r *Request, about targeter, responses mcp.InputResponses, state wire.Opt[string]) error {
 	r.in = inputs{responses: responses, about: about, allowed: r.in.allowed}
 	in := &r.in
+	if s.tasks != nil {
+		if res := resumeOf(r.ctx); res != nil { // a task's next round: its state is in memory (tasks_run.go)
+			in.st().state, in.st().answered = res.state, res.answered
+			return nil
+		}
+	}
 	if state.Set {
 		st, err := s.sealer.open(state.Value, r.target(), r.ex.principal)
 		if err != nil {
@@ -409,6 +415,9 @@ func (s *Server) inputRequired(r *Request) (*mcp.InputRequiredResult, error) {
 			}
 			st.Answered[k] = raw
 		}
+	}
+	if s.tasks != nil {
+		recordInputs(r.ctx, st.App, st.Answered) // for a task's next round
 	}
 	sealed, err := s.sealer.seal(st)
 	if err != nil {

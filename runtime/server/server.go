@@ -72,6 +72,12 @@ type Options struct {
 	// the method, its decoded and validated params, and the result or
 	// error (see jsonrpc.Middleware).
 	Middleware []jsonrpc.Middleware
+
+	// Tasks, when set, serves the tasks extension (io.modelcontextprotocol/tasks,
+	// docs/tasks.md): it is declared under capabilities.extensions, tools
+	// registered with RunAsTask may answer with tasks, and tasks/get,
+	// tasks/update and tasks/cancel are served. Nil: no tasks.
+	Tasks *TaskOptions
 }
 
 // Server is an MCP server. Its methods are safe for concurrent use;
@@ -91,6 +97,7 @@ type Server struct {
 
 	hub    *hub
 	sealer *sealer
+	tasks  *taskManager // Options.Tasks; nil without
 
 	rev *wireimpl.Revision // the stateless revision: mcp.Revision
 
@@ -141,13 +148,16 @@ func New(info mcp.Implementation, opts *Options) *Server {
 	s.sealer = newSealer(key, s.opts.StateTTL, s.opts.SingleUseState)
 	s.hub = newHub()
 	s.rev = mcp.Revision
+	if s.opts.Tasks != nil {
+		s.tasks = newTaskManager(s, *s.opts.Tasks)
+	}
 	if len(s.opts.Middleware) > 0 {
 		h := jsonrpc.Handler(func(ctx context.Context, method string, params wire.Value) (wire.Value, error) {
 			p, ok := params.(wireimpl.Codec)
 			if !ok {
 				return nil, fmt.Errorf("server: middleware changed the params of %s to %T, not a generated type", method, params)
 			}
-			return mcp.DispatchServer(ctx, handler{s}, method, p)
+			return s.dispatchRequest(ctx, method, p)
 		})
 		for i := len(s.opts.Middleware) - 1; i >= 0; i-- {
 			h = s.opts.Middleware[i](h)
@@ -203,6 +213,9 @@ func (s *Server) capabilities() mcp.ServerCapabilities {
 	}
 	if s.opts.Logging {
 		c.Logging = mcp.JSONObject("{}")
+	}
+	if s.tasks != nil {
+		c.Extensions = extensionCapability // TASK-1
 	}
 	return c
 }

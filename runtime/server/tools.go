@@ -38,6 +38,7 @@ type tool struct {
 	out     *toolschema.Schema // compiled outputSchema; nil without one
 	params  []mcpheader.Param  // x-mcp-header arguments
 	scopes  []string           // RequireScopes
+	task    taskPolicy         // RunAsTask
 }
 
 // AddTool registers a tool. Its name must follow TOOL-4 (1–128 characters
@@ -83,7 +84,7 @@ func (s *Server) AddTool(def mcp.Tool, h ToolHandler, opts ...ItemOption) error 
 		return fmt.Errorf("server: tool %q: %w", def.Name, err)
 	}
 	s.mu.Lock()
-	added := s.tools.add(def.Name, &tool{def: def, handler: h, schema: sch, out: out, params: params, scopes: o.scopes}, o.replace)
+	added := s.tools.add(def.Name, &tool{def: def, handler: h, schema: sch, out: out, params: params, scopes: o.scopes, task: o.task}, o.replace)
 	s.mu.Unlock()
 	if !added {
 		return &DuplicateError{Kind: "tool", Name: def.Name}

@@ -121,4 +121,18 @@ type Revision struct {
 	// Lookup returns the method named name (the request when a name is both
 	// a request and a notification).
 	Lookup func(name string) *Method
+
+	// Extension is the extension identifier, the key under
+	// capabilities.extensions, when these are an extension's bindings
+	// ("io.modelcontextprotocol/tasks"); "" for a protocol revision. Each
+	// of an extension's requests needs the client to declare it.
+	Extension string
+	// Augments maps a core method to the result type (a definition name)
+	// the extension may answer it with instead of the method's own
+	// results ("tools/call": "CreateTaskResult"); NewAugment makes one.
+	Augments   map[string]string
+	NewAugment func(method string) Codec
+	// Removed lists method names the extension reserves without defining
+	// them: answered "method not found".
+	Removed []string
 }

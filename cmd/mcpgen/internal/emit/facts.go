@@ -13,6 +13,12 @@ import (
 // _meta keys, constant strings, the order of log levels, capability
 // lookups, caching-hint and _meta accessors.
 func factsFile(f *jen.File, pkg *plan.Package) {
+	if x := pkg.Extension; x != nil {
+		f.Comment("ExtensionID identifies the extension these bindings are for: its key under")
+		f.Comment("capabilities.extensions, in both directions.")
+		f.Const().Id("ExtensionID").Op("=").Lit(x.ID)
+		f.Line()
+	}
 	if len(pkg.ResultTypes) > 0 {
 		var cs []jen.Code
 		for _, r := range pkg.ResultTypes {
@@ -44,7 +50,7 @@ func factsFile(f *jen.File, pkg *plan.Package) {
 		f.Const().Defs(cs...)
 		f.Line()
 	}
-	if ll := pkg.LogLevels; ll != nil {
+	if ll := pkg.LogLevels; ll != nil && ll.Type.Reused == nil {
 		var cases []jen.Code
 		for i, v := range ll.Order {
 			cases = append(cases, jen.Case(jen.Id(ll.Type.Consts[indexOf(ll.Type.Values, v)])).Block(jen.Return(jen.Lit(i))))
@@ -58,8 +64,8 @@ func factsFile(f *jen.File, pkg *plan.Package) {
 		f.Line()
 	}
 	for _, t := range pkg.Types {
-		if !t.Def || t.Kind != plan.Struct {
-			continue
+		if !t.Def || t.Reused != nil || t.Kind != plan.Struct {
+			continue // a reused type has its methods in its own package
 		}
 		if strings.HasSuffix(t.Name, "Capabilities") {
 			capabilityLookup(f, t)
@@ -191,7 +197,7 @@ func cacheableTypes(pkg *plan.Package) []*plan.Type {
 			continue
 		}
 		for _, t := range m.ResultTypes {
-			if hasAll(t, pkg.CacheHints) && !seen[t] {
+			if t.Reused == nil && hasAll(t, pkg.CacheHints) && !seen[t] {
 				seen[t] = true
 				out = append(out, t)
 			}

@@ -15,6 +15,9 @@ import (
 // encoders write to a jx.Encoder; nothing uses reflection.
 func jsonFile(f *jen.File, pkg *plan.Package) {
 	for _, t := range pkg.Types {
+		if t.Reused != nil {
+			continue // its package has its codec
+		}
 		switch t.Kind {
 		case plan.Struct:
 			structDecoder(f, t)

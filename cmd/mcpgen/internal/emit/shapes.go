@@ -12,6 +12,11 @@ import (
 // members, element and variant shapes) and the Shapes table of the
 // definitions, for converting values between revisions.
 func shapesFile(f *jen.File, pkg *plan.Package) {
+	f.Commentf("%s describes the schema definitions of this package for mcpgen", plan.ManifestConst)
+	f.Comment("-reuse (cmd/mcpgen/internal/plan/reuse.go): the schema, then per definition its")
+	f.Comment("name, JSON pointer, Go kind and a digest of its structure.")
+	f.Const().Id(plan.ManifestConst).Op("=").Id("`" + plan.Manifest(pkg) + "`")
+	f.Line()
 	var named []*plan.Type
 	for _, t := range pkg.Types {
 		if hasShape(t) {
@@ -72,6 +77,9 @@ func shapesFile(f *jen.File, pkg *plan.Package) {
 
 // hasShape reports whether a type gets a shape variable of its own.
 func hasShape(t *plan.Type) bool {
+	if t.Reused != nil {
+		return false // its package has the shape
+	}
 	switch t.Kind {
 	case plan.Struct, plan.Union:
 		return true
@@ -87,6 +95,9 @@ func shapeVar(t *plan.Type) string { return "shape" + t.Name }
 func shapeNeeded(v *plan.Value) bool {
 	if v == nil {
 		return false
+	}
+	if r := reusedType(v); r != nil {
+		return true
 	}
 	u := plan.Underlying(v)
 	switch u.Kind {
@@ -104,6 +115,9 @@ func shapeOf(v *plan.Value) jen.Code {
 	if !shapeNeeded(v) {
 		return jen.Nil()
 	}
+	if r := reusedType(v); r != nil {
+		return jen.Qual(r.Reused.Path, "Shapes").Index(jen.Lit(r.Name))
+	}
 	u := plan.Underlying(v)
 	switch u.Kind {
 	case plan.Named:
@@ -112,4 +126,19 @@ func shapeOf(v *plan.Value) jen.Code {
 		return jen.Op("&").Add(iq("Shape")).Values(jen.Dict{jen.Id("Elem"): shapeOf(u.Elem)})
 	}
 	return jen.Nil()
+}
+
+// reusedType is the reused definition v names (directly or through
+// aliases), or nil.
+func reusedType(v *plan.Value) *plan.Type {
+	for i := 0; v != nil && v.Kind == plan.Named && i < 64; i++ {
+		if v.Type.Reused != nil {
+			return v.Type
+		}
+		if v.Type.Kind != plan.Alias {
+			return nil
+		}
+		v = v.Type.Elem
+	}
+	return nil
 }

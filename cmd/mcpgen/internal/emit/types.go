@@ -13,6 +13,12 @@ import (
 // typesFile declares every type.
 func typesFile(f *jen.File, pkg *plan.Package) {
 	for _, t := range pkg.Types {
+		if t.Reused != nil {
+			f.Add(reusedDoc(t))
+			f.Type().Id(t.Name).Op("=").Qual(t.Reused.Path, t.Name)
+			f.Line()
+			continue
+		}
 		f.Add(typeDoc(t))
 		switch t.Kind {
 		case plan.Struct:
@@ -139,4 +145,11 @@ func kindPhrase(k wire.Kind) string {
 		return " (an array)"
 	}
 	return ""
+}
+
+// reusedDoc documents the alias of a reused definition.
+func reusedDoc(t *plan.Type) jen.Code {
+	r := t.Reused
+	return docComment(fmt.Sprintf("%s is the schema definition %q: the type of package %s, whose schema\ndeclares it with the same structure (%s#%s);\nmcpgen -reuse %s.",
+		t.Name, t.Name, r.Package, r.Source, r.Defs[t.Name].Pointer, r.Path))
 }

@@ -18,7 +18,7 @@ import (
 func validateFile(f *jen.File, pkg *plan.Package) {
 	v := &validators{needs: needsValidation(pkg.Types), f: f}
 	for _, t := range pkg.Types {
-		if t.Kind == plan.Alias {
+		if t.Kind == plan.Alias || t.Reused != nil {
 			continue
 		}
 		f.Commentf("Validate checks x against the schema and lists every violation.")
@@ -75,6 +75,17 @@ func baseConv(t *plan.Type) *jen.Statement {
 	return jen.String().Parens(jen.Id("x"))
 }
 
+// validateCall validates x, a value of val's named type, at path p: with
+// its validate method, or, for a type of the reused package (whose
+// validate is not exported), with Validate, its violations recorded
+// under p (wireimpl.Checker.Sub).
+func validateCall(val *plan.Value, x *jen.Statement, p jen.Code) jen.Code {
+	if u := plan.Underlying(val); u.Kind == plan.Named && u.Type.Reused != nil || val.Kind == plan.Named && val.Type.Reused != nil {
+		return jen.Id("c").Dot("Sub").Call(p, cl(x).Dot("Validate").Call())
+	}
+	return cl(x).Dot("validate").Call(jen.Id("c"), p)
+}
+
 // needsValidation finds the types whose validate can record anything.
 func needsValidation(types []*plan.Type) map[*plan.Type]bool {
 	needs := map[*plan.Type]bool{}
@@ -100,7 +111,7 @@ func needsValidation(types []*plan.Type) map[*plan.Type]bool {
 			if needs[t] {
 				continue
 			}
-			n := false
+			n := t.Reused != nil // its own package validates it: ask
 			switch t.Kind {
 			case plan.Union, plan.Enum:
 				n = true
@@ -182,7 +193,7 @@ func (v *validators) structBody(t *plan.Type) []jen.Code {
 			continue
 		}
 		if fl.Repr == plan.Pointer {
-			body = append(body, jen.If(cl(tgt).Op("!=").Nil()).Block(fp, cl(tgt).Dot("validate").Call(jen.Id("c"), jen.Op("&").Id("fp"))))
+			body = append(body, jen.If(cl(tgt).Op("!=").Nil()).Block(fp, validateCall(fl.Value, cl(tgt), jen.Op("&").Id("fp"))))
 			continue
 		}
 		// v.value is called once per field: it declares package-level
@@ -217,7 +228,7 @@ func (v *validators) unionBody(t *plan.Type) []jen.Code {
 		inner := []jen.Code{jen.Id("n").Op("++")}
 		switch variantRepr(vr) {
 		case plan.Pointer:
-			inner = append(inner, cl(x).Dot("validate").Call(jen.Id("c"), jen.Id("p")))
+			inner = append(inner, validateCall(vr.Value, cl(x), jen.Id("p")))
 		case plan.Optional:
 			inner = append(inner, v.value(vr.Value, cl(x).Dot("Value"), jen.Id("p"))...)
 		default:
@@ -247,7 +258,7 @@ func (v *validators) value(val *plan.Value, x *jen.Statement, p jen.Code) []jen.
 	switch u.Kind {
 	case plan.Named:
 		if v.needs[u.Type] {
-			body = append(body, cl(x).Dot("validate").Call(jen.Id("c"), p))
+			body = append(body, validateCall(val, cl(x), p))
 		}
 	case plan.List:
 		if v.valueNeeds(u.Elem) {

@@ -18,6 +18,9 @@ type Options struct {
 	Revision string // protocol revision, for docs and tables
 	// Facts of the revision (LoadFacts); nil generates without them.
 	Facts *Facts
+	// Reuse is a generated package whose definitions this one refers to
+	// where the schema repeats them (LoadReuse); nil generates everything.
+	Reuse *Reuse
 }
 
 // Build plans the Go package for doc.
@@ -25,7 +28,7 @@ func Build(doc *schema.Document, opts Options) (*Package, error) {
 	applyQuirks(doc)
 	p := &planner{
 		doc:      doc,
-		pkg:      &Package{Name: opts.Package, Source: opts.Source, Revision: opts.Revision},
+		pkg:      &Package{Name: opts.Package, Source: opts.Source, Revision: opts.Revision, Reuse: opts.Reuse},
 		defTypes: map[string]*Type{},
 		defByPtr: map[string]*schema.Def{},
 		names:    map[string]bool{},
@@ -48,6 +51,18 @@ func Build(doc *schema.Document, opts Options) (*Package, error) {
 	for name := range generatedIdents {
 		p.names[name] = true
 	}
+	p.findDefEnums()
+	if err := p.digests(); err != nil {
+		return nil, err
+	}
+	if opts.Reuse != nil {
+		if opts.Reuse.Package == opts.Package {
+			return nil, fmt.Errorf("-reuse %s: the reused package is also named %s; choose another -package", opts.Reuse.Path, opts.Package)
+		}
+		if err := p.markReused(opts.Reuse); err != nil {
+			return nil, err
+		}
+	}
 	for _, d := range doc.Defs {
 		if err := p.ensure(d); err != nil {
 			return nil, err
@@ -56,9 +71,14 @@ func Build(doc *schema.Document, opts Options) (*Package, error) {
 	for _, d := range doc.Defs {
 		t := p.defTypes[d.Name]
 		p.pkg.Types = append(p.pkg.Types, t)
-		p.pkg.Types = append(p.pkg.Types, p.inline[t]...)
+		if t.Reused == nil { // a reused definition's inline types are its package's
+			p.pkg.Types = append(p.pkg.Types, p.inline[t]...)
+		}
 	}
 	p.planRequestID()
+	if err := p.checkReused(); err != nil {
+		return nil, err
+	}
 	p.planErrorCodes()
 	breakCycles(p.pkg.Types)
 	if err := p.planMethods(); err != nil {
@@ -89,7 +109,7 @@ func (p *planner) planErrorCodes() {
 		return 0, false
 	}
 	for _, t := range p.pkg.Types {
-		if !t.Def || t.Kind != Struct || !strings.HasSuffix(t.Name, "Error") || t.Name == "Error" {
+		if !t.Def || t.Reused != nil || t.Kind != Struct || !strings.HasSuffix(t.Name, "Error") || t.Name == "Error" {
 			continue
 		}
 		code, ok := constCode(t)
@@ -197,8 +217,10 @@ type planner struct {
 	enums    map[string]*Type
 	inline   map[*Type][]*Type
 	facts    *Facts
-	owner    *Type          // the definition being planned; inline types attach to it
-	state    map[string]int // 1 while planning a definition, 2 once done
+	defEnums map[string]*Type // definitions that are string enumerations, by their values
+	owner    *Type            // the definition being planned; inline types attach to it
+	params   bool             // the next value planned is a message's params (valueAs)
+	state    map[string]int   // 1 while planning a definition, 2 once done
 }
 
 // ensure plans definition d unless that is done or under way.
@@ -304,6 +326,8 @@ func (p *planner) value(s *schema.Schema, hint string) (*Value, error) {
 // valueAs is value, filling into (when not nil) instead of creating a new
 // named type for structs, unions and enums.
 func (p *planner) valueAs(s *schema.Schema, hint string, into *Type) (*Value, error) {
+	params := p.params // this value is a message's params (see object)
+	p.params = false
 	if s.Target != nil && !refHasSiblings(s) {
 		target := s.Resolve()
 		if d := p.defByPtr[target.Pointer]; d != nil {
@@ -318,12 +342,10 @@ func (p *planner) valueAs(s *schema.Schema, hint string, into *Type) (*Value, er
 	if err != nil {
 		return nil, err
 	}
-	for _, kw := range s.Unknown {
-		if unsupported[kw] {
-			return nil, p.errorf(s, "keyword %q cannot be mapped to Go", kw)
-		}
+	if kw := unmappable(s); kw != "" {
+		return nil, p.errorf(s, "keyword %q cannot be mapped to Go", kw)
 	}
-	if s.IsFalse() {
+	if isFalse(s) {
 		return nil, p.errorf(s, "the schema false admits no value and cannot be mapped to Go")
 	}
 	if s.IsTrue() {
@@ -337,6 +359,13 @@ func (p *planner) valueAs(s *schema.Schema, hint string, into *Type) (*Value, er
 			v.ValuesKind = compoundKind(s.AdditionalProperties.Resolve())
 		}
 		return v, nil
+	}
+	if vals, ok := constStrings(s); ok {
+		t, err := p.enum(asEnum(s, vals), hint, into)
+		if err != nil {
+			return nil, err
+		}
+		return &Value{Kind: Named, Type: t}, nil
 	}
 	if len(s.AnyOf) > 0 || len(s.OneOf) > 0 {
 		t, err := p.union(s, hint, into)
@@ -360,14 +389,14 @@ func (p *planner) valueAs(s *schema.Schema, hint string, into *Type) (*Value, er
 	}
 	switch types[0] {
 	case "object":
-		if len(s.Properties) == 0 && s.AdditionalProperties != nil && !s.AdditionalProperties.IsTrue() && !s.AdditionalProperties.IsFalse() {
+		if len(s.Properties) == 0 && s.AdditionalProperties != nil && !s.AdditionalProperties.IsTrue() && !isFalse(s.AdditionalProperties) {
 			elem, err := p.value(s.AdditionalProperties, hint+"Value")
 			if err != nil {
 				return nil, err
 			}
 			return &Value{Kind: Dict, Elem: elem, Checks: checks}, nil
 		}
-		if into == nil {
+		if into == nil && !params {
 			if members, ok := openScalarObject(s); ok {
 				return &Value{Kind: Raw, RawKind: wire.KindObject, Checks: checks, Members: members}, nil
 			}
@@ -519,10 +548,8 @@ func (p *planner) freeForm(s *schema.Schema, visiting map[string]bool, top bool)
 	if len(s.AllOf) > 0 || s.HasConst || len(s.Enum) > 0 || !checksOf(s).Empty() || len(s.Required) > 0 || len(s.Properties) > 0 {
 		return false
 	}
-	for _, kw := range s.Unknown {
-		if unsupported[kw] {
-			return false
-		}
+	if unmappable(s) != "" {
+		return false
 	}
 	if alts := append(append([]*schema.Schema(nil), s.AnyOf...), s.OneOf...); len(alts) > 0 {
 		compound := false
@@ -543,7 +570,7 @@ func (p *planner) freeForm(s *schema.Schema, visiting map[string]bool, top bool)
 	case len(types) == 0:
 		return true
 	case types[0] == "object":
-		return s.AdditionalProperties == nil || !s.AdditionalProperties.IsFalse() && p.freeForm(s.AdditionalProperties, visiting, false)
+		return s.AdditionalProperties == nil || !isFalse(s.AdditionalProperties) && p.freeForm(s.AdditionalProperties, visiting, false)
 	case types[0] == "array":
 		return s.Items == nil || p.freeForm(s.Items, visiting, false)
 	}
@@ -558,7 +585,7 @@ func (p *planner) object(s *schema.Schema, hint string, into *Type) (*Type, erro
 		p.addInline(t)
 	}
 	t.Kind = Struct
-	t.Extra = s.AdditionalProperties == nil || !s.AdditionalProperties.IsFalse()
+	t.Extra = s.AdditionalProperties == nil || !isFalse(s.AdditionalProperties)
 	props := s.Properties
 	for _, r := range s.Required {
 		if s.Property(r) == nil { // required but not declared: any value
@@ -596,6 +623,11 @@ func (p *planner) object(s *schema.Schema, hint string, into *Type) (*Type, erro
 		}
 		f.Go = name
 		goNames[name] = true
+		// The params of a JSON-RPC message are a struct even when they
+		// declare only scalars beside open members (an extension's
+		// {"taskId": string} merged with JSONRPCRequest's open params):
+		// the method table reads their members.
+		p.params = prop.Name == "params" && s.Property("method") != nil && s.Property("jsonrpc") != nil
 		v, err := p.value(ps, t.Name+typeName(prop.Name))
 		if err != nil {
 			return nil, err
@@ -664,8 +696,22 @@ func (p *planner) enum(s *schema.Schema, hint string, into *Type) (*Type, error)
 		return into, nil
 	}
 	key := strings.Join(values, "\x00")
+	if d := p.defEnums[key]; d != nil {
+		// The values of a definition: its type (TaskStatus, inlined again
+		// as Task.status).
+		if err := p.ensure(p.defByPtr[d.Pointer]); err != nil {
+			return nil, err
+		}
+		return d, nil
+	}
 	prop := lastSegment(s.Pointer)
-	if t := p.enums[prop+"\x01"+key]; t != nil {
+	cacheKey := prop + "\x01" + key
+	if p.owner != nil && p.owner.Reused != nil {
+		// Inline types of a reused definition are not generated: they
+		// are not shared with the package's own definitions.
+		cacheKey = "\x02" + cacheKey
+	}
+	if t := p.enums[cacheKey]; t != nil {
 		return t, nil
 	}
 	name := hint
@@ -673,7 +719,7 @@ func (p *planner) enum(s *schema.Schema, hint string, into *Type) (*Type, error)
 		name = typeName(prop)
 	}
 	t := &Type{Name: p.newName(name), Kind: Enum, Values: values, Pointer: s.Pointer, Doc: s.Description}
-	p.enums[prop+"\x01"+key] = t
+	p.enums[cacheKey] = t
 	p.addInline(t)
 	return t, nil
 }
@@ -685,9 +731,13 @@ func (p *planner) sharedEnum(prop, key string) bool {
 	var walk func(s *schema.Schema)
 	walk = func(s *schema.Schema) {
 		for _, pr := range s.Properties {
-			if pr.Name == prop && pr.Schema.Target == nil && len(pr.Schema.Enum) > 0 {
+			enum := pr.Schema.Enum
+			if vals, ok := constStrings(pr.Schema); ok {
+				enum = vals
+			}
+			if pr.Name == prop && pr.Schema.Target == nil && len(enum) > 0 {
 				var vs []string
-				for _, e := range pr.Schema.Enum {
+				for _, e := range enum {
 					var v string
 					_ = json.Unmarshal(e, &v)
 					vs = append(vs, v)

@@ -64,7 +64,7 @@ func (p *planner) deriveMethodFacts() {
 func (p *planner) planMetaKeys() {
 	seen := map[string]bool{}
 	for _, t := range p.pkg.Types {
-		if !t.Def || t.Kind != Struct || !strings.HasSuffix(t.Name, "MetaObject") {
+		if !t.Def || t.Reused != nil || t.Kind != Struct || !strings.HasSuffix(t.Name, "MetaObject") {
 			continue
 		}
 		for _, f := range t.Fields {
@@ -82,7 +82,7 @@ func (p *planner) planMetaKeys() {
 // JSON-RPC version and method names, which have constants already.
 func (p *planner) planConstStrings() {
 	for _, t := range p.pkg.Types {
-		if !t.Def || t.Kind != Struct {
+		if !t.Def || t.Reused != nil || t.Kind != Struct {
 			continue
 		}
 		for _, f := range t.Fields {

@@ -55,10 +55,16 @@ type Facts struct {
 	// codes stated in prose), by name.
 	ErrorCodes map[string]int64       `json:"errorCodes"`
 	Methods    map[string]MethodFacts `json:"methods"`
+	// Extension: the schema is an extension's (extension.go).
+	Extension *ExtensionFacts `json:"extension"`
 }
 
 // MethodFacts are the facts of one method.
 type MethodFacts struct {
+	// Direction: "clientToServer" or "serverToClient", for a schema
+	// without the ClientRequest, ServerNotification, ... unions that say
+	// it (an extension's).
+	Direction        string `json:"direction"`
 	MCPName          string `json:"mcpName"`
 	ServerCapability string `json:"serverCapability"`
 	ClientCapability string `json:"clientCapability"`
@@ -193,10 +199,19 @@ func (p *planner) applyFacts() error {
 			m.ClientCapability = mf.ClientCapability
 		}
 		if mf.ListenFilter != "" {
-			if fieldOf(p.defTypes["SubscriptionFilter"], mf.ListenFilter) == nil {
-				return p.factErr(key+".listenFilter", "SubscriptionFilter has no member %q", mf.ListenFilter)
+			filter := "SubscriptionFilter"
+			if f.Extension != nil && f.Extension.SubscriptionFilter != "" {
+				filter = f.Extension.SubscriptionFilter
+			}
+			if fieldOf(p.defTypes[filter], mf.ListenFilter) == nil {
+				return p.factErr(key+".listenFilter", "%s has no member %q", filter, mf.ListenFilter)
 			}
 			m.ListenFilter = mf.ListenFilter
+		}
+		if d := mf.Direction; d != "" && directions[d] == 0 {
+			return p.factErr(key+".direction", "%q is neither clientToServer nor serverToClient", d)
+		} else if d != "" && directions[d] != m.Direction {
+			return p.factErr(key+".direction", "%q is not the direction the schema gives %s (%s)", d, name, m.Direction)
 		}
 	}
 	if ll := f.LogLevels; ll != nil {
@@ -219,7 +234,7 @@ func (p *planner) applyFacts() error {
 			}
 		}
 	}
-	return nil
+	return p.applyExtension(byName)
 }
 
 // nameFactConsts names the constants the facts add, after the schema's

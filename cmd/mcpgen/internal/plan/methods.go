@@ -46,9 +46,10 @@ func (p *planner) planMethods() error {
 			}
 		}
 	}
+	p.factDirections(member)
 	for _, d := range p.doc.Defs {
 		t := p.defTypes[d.Name]
-		if t.Kind != Struct {
+		if t.Kind != Struct || t.Reused != nil { // a reused message is its package's method
 			continue
 		}
 		var mf *Field

@@ -98,7 +98,7 @@ var generatedIdents = map[string]bool{
 	"ProtocolVersion": true, "Methods": true, "LookupMethod": true, "NewDefinition": true,
 	"ServerHandler": true, "ClientHandler": true, "UnimplementedServerHandler": true,
 	"UnimplementedClientHandler": true, "DispatchServer": true, "DispatchClient": true,
-	"methodTable": true, "Revision": true,
+	"methodTable": true, "Revision": true, "ExtensionID": true,
 }
 
 // goKeywords cannot be used as identifiers.

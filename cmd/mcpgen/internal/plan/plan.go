@@ -15,8 +15,11 @@ type Package struct {
 	Name     string // Go package name
 	Source   string // schema file, as named on the command line
 	Revision string // protocol revision, "" when unknown
-	Types    []*Type
-	Methods  []*Method
+	// Reuse is the package whose types the reused definitions are
+	// (mcpgen -reuse); nil when none is.
+	Reuse   *Reuse
+	Types   []*Type
+	Methods []*Method
 	// ErrorCodes are the JSON-RPC error codes the schema fixes (one per
 	// error definition whose code member is a constant) and those the
 	// revision's facts add.
@@ -37,6 +40,8 @@ type Package struct {
 	// CacheHints are the members that carry caching hints (CacheableResult's
 	// beyond Result's: ttlMs, cacheScope); empty when the revision has none.
 	CacheHints []string
+	// Extension is set for an extension's schema (facts: extension).
+	Extension *Extension
 	// ConstStrings are the constant string members of definitions
 	// (TextContent.type is "text"), as constants.
 	ConstStrings []*ConstString
@@ -98,6 +103,12 @@ type Type struct {
 	Doc     string
 	Pointer string // JSON pointer of the schema it comes from
 	Def     bool   // a $defs entry (not an inline type)
+	// Reused: a definition that the reused package (mcpgen -reuse)
+	// declares with the same structure; this package refers to that type
+	// instead of generating its own (see reuse.go).
+	Reused *Reuse
+	// Digest of a definition's structure (reuse.go).
+	Digest string
 
 	// Struct.
 	Fields []*Field

@@ -68,6 +68,10 @@ func (p *planner) union(s *schema.Schema, hint string, into *Type) (*Type, error
 		flat = append(flat, m)
 	}
 	members = flat
+	members, err := p.distribute(s, members)
+	if err != nil {
+		return nil, err
+	}
 	used := map[string]bool{}
 	for i, m := range members {
 		v, err := p.value(m, t.Name+"Variant"+strconv.Itoa(i))
