@@ -25,9 +25,22 @@ FUZZTIME ?= 2m
 # Prints MCPGEN_CONFORMANCE_DIR=... MCPGEN_INTEROP_DIR=..., installing what is missing.
 NODE_ENV  = $$(./.ci/install-node-tools)
 
-.PHONY: generate test check conformance interop bench fuzz
+.PHONY: generate test check conformance interop bench fuzz schema-data
 
-generate:
+# Every target that reads the schema stops here, with one message, when the
+# schema data is missing (a clone without ../shared).
+schema-data:
+	@for rev in $(REVISIONS); do \
+	  test -f "$(MCPGEN_SCHEMA_DIR)/$$rev/schema.json" && continue; \
+	  echo "No MCP schema data: $(MCPGEN_SCHEMA_DIR)/$$rev/schema.json does not exist." >&2; \
+	  echo "The schemas come from the schema/ folder of github.com/modelcontextprotocol/modelcontextprotocol" >&2; \
+	  echo "(commit b0f60ba5, whose files cmd/mcpgen/source.go pins by sha256); by default the Makefile reads" >&2; \
+	  echo "them from ../shared/mcp-spec/schema. Point MCPGEN_SCHEMA_DIR at a folder holding <revision>/schema.json:" >&2; \
+	  echo "  make test MCPGEN_SCHEMA_DIR=/path/to/modelcontextprotocol/schema" >&2; \
+	  exit 1; \
+	done
+
+generate: schema-data
 	@for rev in $(REVISIONS); do \
 	  dir=gen/mcp$$(echo $$rev | tr -d -); [ $$rev = $(REVISION) ] && dir=gen/mcp; \
 	  echo "mcpgen -revision $$rev -out $$dir"; \
@@ -38,7 +51,7 @@ test: check
 	go vet ./...
 	env $(NODE_ENV) go test ./...
 
-check:
+check: schema-data
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
 	for rev in $(REVISIONS); do \
 	  dir=gen/mcp$$(echo $$rev | tr -d -); [ $$rev = $(REVISION) ] && dir=gen/mcp; \
@@ -48,10 +61,10 @@ check:
 	done
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
-conformance:
+conformance: schema-data
 	env $(NODE_ENV) go test -count=1 -v -run 'TestConformance' ./cmd/mcp-everything ./cmd/mcp-everything-client
 
-interop:
+interop: schema-data
 	env $(NODE_ENV) go test -count=1 -v -run 'TestInterop' ./cmd/mcp-everything ./cmd/mcp-everything-client
 
 bench:
