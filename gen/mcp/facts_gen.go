@@ -207,6 +207,12 @@ func (x *LoggingMessageNotificationParams) NotificationMeta() *NotificationMetaO
 	return x.Meta
 }
 
+// Declares reports whether MetaObject declares the _meta key key (its other
+// members go to Extra).
+func (MetaObject) Declares(key string) bool {
+	return false
+}
+
 // Declares reports whether NotificationMetaObject declares the _meta key key (its other
 // members go to Extra).
 func (NotificationMetaObject) Declares(key string) bool {

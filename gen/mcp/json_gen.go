@@ -91,6 +91,7 @@ func (x *AudioContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -241,6 +242,7 @@ func (x *BlobResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "blob":
 			if seen[0]&uint64(0x2) != 0 {
@@ -2592,6 +2594,7 @@ func (x *CreateMessageResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
@@ -3747,6 +3750,7 @@ func (x *EmbeddedResource) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -4900,6 +4904,7 @@ func (x *ImageContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -7259,6 +7264,7 @@ func (x *ListRootsRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
@@ -7766,16 +7772,25 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
-// DecodeJSON reads a MetaObject verbatim.
+// DecodeJSON reads a MetaObject object.
 func (x *MetaObject) DecodeJSON(d *wireimpl.Decoder) error {
-	r, err := d.RawKind(wire.KindObject)
-	*x = MetaObject(r)
-	return err
+	*x = MetaObject{}
+	if err := d.Obj(func(key []byte) error {
+		switch string(key) {
+		default:
+			return d.AddMember(&x.Extra, key)
+		}
+	}); err != nil {
+		return err
+	}
+	return nil
 }
 
-// EncodeJSON writes x as it was received.
+// EncodeJSON writes x as a JSON object.
 func (x *MetaObject) EncodeJSON(e *jx.Encoder) {
-	wireimpl.EncodeRawOr(e, wire.Raw(*x), "{}")
+	e.ObjStart()
+	wireimpl.EncodeMembers(e, x.Extra)
+	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -9313,6 +9328,7 @@ func (x *Prompt) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "arguments":
 			if seen[0]&uint64(0x2) != 0 {
@@ -10450,6 +10466,7 @@ func (x *Resource) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -10584,6 +10601,7 @@ func (x *ResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "mimeType":
 			if seen[0]&uint64(0x2) != 0 {
@@ -10654,6 +10672,7 @@ func (x *ResourceLink) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -10927,6 +10946,7 @@ func (x *ResourceTemplate) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -11393,6 +11413,7 @@ func (x *Root) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "name":
 			if seen[0]&uint64(0x2) != 0 {
@@ -11463,6 +11484,7 @@ func (x *SamplingMessage) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
@@ -13351,6 +13373,7 @@ func (x *TextContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -13431,6 +13454,7 @@ func (x *TextResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "mimeType":
 			if seen[0]&uint64(0x2) != 0 {
@@ -13883,6 +13907,7 @@ func (x *Tool) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -14240,6 +14265,7 @@ func (x *ToolResultContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
@@ -14340,6 +14366,7 @@ func (x *ToolUseContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "id":
 			if seen[0]&uint64(0x2) != 0 {

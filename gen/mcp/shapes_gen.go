@@ -95,6 +95,7 @@ var (
 	shapeListToolsResultResponse                       = &wireimpl.Shape{}
 	shapeLoggingMessageNotification                    = &wireimpl.Shape{}
 	shapeLoggingMessageNotificationParams              = &wireimpl.Shape{}
+	shapeMetaObject                                    = &wireimpl.Shape{}
 	shapeMethodNotFoundError                           = &wireimpl.Shape{}
 	shapeMissingRequiredClientCapabilityError          = &wireimpl.Shape{}
 	shapeMissingRequiredClientCapabilityErrorError     = &wireimpl.Shape{}
@@ -187,7 +188,7 @@ func init() {
 		"priority":     nil,
 	}
 	shapeAudioContent.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"annotations": shapeAnnotations,
 		"data":        nil,
 		"mimeType":    nil,
@@ -198,7 +199,7 @@ func init() {
 		"title": nil,
 	}
 	shapeBlobResourceContents.Members = map[string]*wireimpl.Shape{
-		"_meta":    nil,
+		"_meta":    shapeMetaObject,
 		"blob":     nil,
 		"mimeType": nil,
 		"uri":      nil,
@@ -323,7 +324,7 @@ func init() {
 		"tools":            &wireimpl.Shape{Elem: shapeTool},
 	}
 	shapeCreateMessageResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMetaObject,
 		"content":    shapeCreateMessageResultContent,
 		"model":      nil,
 		"role":       nil,
@@ -377,7 +378,7 @@ func init() {
 	}
 	shapeElicitResultContentValue.Variants = []*wireimpl.Shape{nil, nil, nil, nil}
 	shapeEmbeddedResource.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"annotations": shapeAnnotations,
 		"resource":    shapeEmbeddedResourceResource,
 		"type":        nil,
@@ -432,7 +433,7 @@ func init() {
 	}
 	shapeIcons.Members = map[string]*wireimpl.Shape{"icons": &wireimpl.Shape{Elem: shapeIcon}}
 	shapeImageContent.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"annotations": shapeAnnotations,
 		"data":        nil,
 		"mimeType":    nil,
@@ -568,7 +569,7 @@ func init() {
 		"method": nil,
 		"params": shapeListRootsRequestParams,
 	}
-	shapeListRootsRequestParams.Members = map[string]*wireimpl.Shape{"_meta": nil}
+	shapeListRootsRequestParams.Members = map[string]*wireimpl.Shape{"_meta": shapeMetaObject}
 	shapeListRootsResult.Members = map[string]*wireimpl.Shape{"roots": &wireimpl.Shape{Elem: shapeRoot}}
 	shapeListToolsRequest.Members = map[string]*wireimpl.Shape{
 		"id":      nil,
@@ -600,6 +601,7 @@ func init() {
 		"level":  nil,
 		"logger": nil,
 	}
+	shapeMetaObject.Members = map[string]*wireimpl.Shape{}
 	shapeMethodNotFoundError.Members = map[string]*wireimpl.Shape{
 		"code":    nil,
 		"data":    nil,
@@ -673,7 +675,7 @@ func init() {
 	}
 	shapeProgressToken.Variants = []*wireimpl.Shape{nil, nil}
 	shapePrompt.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"arguments":   &wireimpl.Shape{Elem: shapePromptArgument},
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -739,7 +741,7 @@ func init() {
 	}
 	shapeRequestParams.Members = map[string]*wireimpl.Shape{"_meta": shapeRequestMetaObject}
 	shapeResource.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"annotations": shapeAnnotations,
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -750,12 +752,12 @@ func init() {
 		"uri":         nil,
 	}
 	shapeResourceContents.Members = map[string]*wireimpl.Shape{
-		"_meta":    nil,
+		"_meta":    shapeMetaObject,
 		"mimeType": nil,
 		"uri":      nil,
 	}
 	shapeResourceLink.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"annotations": shapeAnnotations,
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -776,7 +778,7 @@ func init() {
 		"uri":   nil,
 	}
 	shapeResourceTemplate.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"annotations": shapeAnnotations,
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -804,12 +806,12 @@ func init() {
 	}
 	shapeResultMetaObject.Members = map[string]*wireimpl.Shape{"io.modelcontextprotocol/serverInfo": shapeImplementation}
 	shapeRoot.Members = map[string]*wireimpl.Shape{
-		"_meta": nil,
+		"_meta": shapeMetaObject,
 		"name":  nil,
 		"uri":   nil,
 	}
 	shapeSamplingMessage.Members = map[string]*wireimpl.Shape{
-		"_meta":   nil,
+		"_meta":   shapeMetaObject,
 		"content": shapeSamplingMessageContent,
 		"role":    nil,
 	}
@@ -881,13 +883,13 @@ func init() {
 		"result":  shapeSubscriptionsListenResult,
 	}
 	shapeTextContent.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"annotations": shapeAnnotations,
 		"text":        nil,
 		"type":        nil,
 	}
 	shapeTextResourceContents.Members = map[string]*wireimpl.Shape{
-		"_meta":    nil,
+		"_meta":    shapeMetaObject,
 		"mimeType": nil,
 		"text":     nil,
 		"uri":      nil,
@@ -918,7 +920,7 @@ func init() {
 		"title": nil,
 	}
 	shapeTool.Members = map[string]*wireimpl.Shape{
-		"_meta":        nil,
+		"_meta":        shapeMetaObject,
 		"annotations":  shapeToolAnnotations,
 		"description":  nil,
 		"icons":        &wireimpl.Shape{Elem: shapeIcon},
@@ -941,7 +943,7 @@ func init() {
 		"params":  shapeNotificationParams,
 	}
 	shapeToolResultContent.Members = map[string]*wireimpl.Shape{
-		"_meta":             nil,
+		"_meta":             shapeMetaObject,
 		"content":           &wireimpl.Shape{Elem: shapeContentBlock},
 		"isError":           nil,
 		"structuredContent": nil,
@@ -949,7 +951,7 @@ func init() {
 		"type":              nil,
 	}
 	shapeToolUseContent.Members = map[string]*wireimpl.Shape{
-		"_meta": nil,
+		"_meta": shapeMetaObject,
 		"id":    nil,
 		"input": nil,
 		"name":  nil,
@@ -1076,7 +1078,7 @@ var Shapes = map[string]*wireimpl.Shape{
 	"LoggingLevel":                          nil,
 	"LoggingMessageNotification":            shapeLoggingMessageNotification,
 	"LoggingMessageNotificationParams":      shapeLoggingMessageNotificationParams,
-	"MetaObject":                            nil,
+	"MetaObject":                            shapeMetaObject,
 	"MethodNotFoundError":                   shapeMethodNotFoundError,
 	"MissingRequiredClientCapabilityError":  shapeMissingRequiredClientCapabilityError,
 	"ModelHint":                             shapeModelHint,

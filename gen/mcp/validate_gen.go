@@ -46,10 +46,6 @@ func (x *AudioContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x10) != 0 {
 		c.Missing(p, "type")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
 		x.Annotations.validate(c, &fp)
@@ -86,10 +82,6 @@ func (x *BlobResourceContents) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "uri")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("blob")
@@ -757,10 +749,6 @@ func (x *CreateMessageResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "role")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("content")
 		x.Content.validate(c, &fp)
@@ -1104,10 +1092,6 @@ func (x *EmbeddedResource) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "type")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
 		x.Annotations.validate(c, &fp)
@@ -1417,10 +1401,6 @@ func (x *ImageContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x10) != 0 {
 		c.Missing(p, "type")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
@@ -2091,10 +2071,6 @@ func (x *ListRootsRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "method")
 	}
-	if x.Params != nil {
-		fp := p.Member("params")
-		x.Params.validate(c, &fp)
-	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -2104,12 +2080,7 @@ func (x *ListRootsRequestParams) Validate() error {
 	return c.Err()
 }
 
-func (x *ListRootsRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
-}
+func (x *ListRootsRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListRootsResult) Validate() error {
@@ -2286,9 +2257,7 @@ func (x *MetaObject) Validate() error {
 	return c.Err()
 }
 
-func (x *MetaObject) validate(c *wireimpl.Checker, p *wireimpl.Path) {
-	c.RawJSON(p, wire.Raw(*x), wire.KindObject)
-}
+func (x *MetaObject) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *MethodNotFoundError) Validate() error {
@@ -2681,10 +2650,6 @@ func (x *Prompt) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x10) != 0 {
 		c.Missing(p, "name")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.Arguments != nil {
 		fp := p.Member("arguments")
 		for i := range x.Arguments {
@@ -3008,10 +2973,6 @@ func (x *Resource) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x100) != 0 {
 		c.Missing(p, "uri")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
 		x.Annotations.validate(c, &fp)
@@ -3040,10 +3001,6 @@ func (x *ResourceContents) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "uri")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("uri")
 		c.Format(&fp, "uri", x.URI)
@@ -3066,10 +3023,6 @@ func (x *ResourceLink) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x200) != 0 {
 		c.Missing(p, "uri")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
@@ -3141,10 +3094,6 @@ func (x *ResourceTemplate) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x80) != 0 {
 		c.Missing(p, "uriTemplate")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
@@ -3289,10 +3238,6 @@ func (x *Root) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "uri")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("uri")
 		c.Format(&fp, "uri", x.URI)
@@ -3312,10 +3257,6 @@ func (x *SamplingMessage) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "role")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("content")
@@ -3782,10 +3723,6 @@ func (x *TextContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "type")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
 		x.Annotations.validate(c, &fp)
@@ -3805,10 +3742,6 @@ func (x *TextResourceContents) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "uri")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("uri")
@@ -3939,10 +3872,6 @@ func (x *Tool) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x20) != 0 {
 		c.Missing(p, "name")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.Icons != nil {
 		fp := p.Member("icons")
 		for i := range x.Icons {
@@ -4035,10 +3964,6 @@ func (x *ToolResultContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x20) != 0 {
 		c.Missing(p, "type")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("content")
 		for i := range x.Content {
@@ -4067,10 +3992,6 @@ func (x *ToolUseContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x10) != 0 {
 		c.Missing(p, "type")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 }
 

@@ -91,7 +91,8 @@ func (x *AudioContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -136,7 +137,7 @@ func (x *AudioContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -166,6 +167,38 @@ func (x AudioContent) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
+	return wireimpl.Decode(data, x)
+}
+
+// DecodeJSON reads a Meta object.
+func (x *Meta) DecodeJSON(d *wireimpl.Decoder) error {
+	*x = Meta{}
+	if err := d.Obj(func(key []byte) error {
+		switch string(key) {
+		default:
+			return d.AddMember(&x.Extra, key)
+		}
+	}); err != nil {
+		return err
+	}
+	return nil
+}
+
+// EncodeJSON writes x as a JSON object.
+func (x *Meta) EncodeJSON(e *jx.Encoder) {
+	e.ObjStart()
+	wireimpl.EncodeMembers(e, x.Extra)
+	e.ObjEnd()
+}
+
+// MarshalJSON implements json.Marshaler.
+func (x Meta) MarshalJSON() ([]byte, error) {
+	return wireimpl.Marshal(&x)
+}
+
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
+func (x *Meta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
@@ -241,7 +274,8 @@ func (x *BlobResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "blob":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -280,7 +314,7 @@ func (x *BlobResourceContents) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("blob")
@@ -611,7 +645,8 @@ func (x *CallToolResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -650,7 +685,7 @@ func (x *CallToolResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("content")
@@ -819,7 +854,8 @@ func (x *CancelTaskResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "createdAt":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -883,7 +919,7 @@ func (x *CancelTaskResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("createdAt")
@@ -1108,7 +1144,8 @@ func (x *CancelledNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "reason":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -1140,7 +1177,7 @@ func (x *CancelledNotificationParams) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Reason.Set {
 		e.FieldStart("reason")
@@ -2742,7 +2779,8 @@ func (x *CompleteResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "completion":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -2768,7 +2806,7 @@ func (x *CompleteResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("completion")
@@ -3351,7 +3389,8 @@ func (x *CreateMessageResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -3396,7 +3435,7 @@ func (x *CreateMessageResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("content")
@@ -3617,7 +3656,8 @@ func (x *CreateTaskResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "task":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -3643,7 +3683,7 @@ func (x *CreateTaskResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("task")
@@ -4274,7 +4314,8 @@ func (x *ElicitResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "action":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -4306,7 +4347,7 @@ func (x *ElicitResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("action")
@@ -4604,7 +4645,8 @@ func (x *EmbeddedResource) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -4643,7 +4685,7 @@ func (x *EmbeddedResource) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -5218,7 +5260,8 @@ func (x *GetPromptResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "description":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -5251,7 +5294,7 @@ func (x *GetPromptResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Description.Set {
 		e.FieldStart("description")
@@ -5416,7 +5459,8 @@ func (x *GetTaskPayloadResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
@@ -5435,7 +5479,7 @@ func (x *GetTaskPayloadResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
@@ -5592,7 +5636,8 @@ func (x *GetTaskResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "createdAt":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -5656,7 +5701,7 @@ func (x *GetTaskResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("createdAt")
@@ -5964,7 +6009,8 @@ func (x *ImageContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -6009,7 +6055,7 @@ func (x *ImageContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -6363,7 +6409,8 @@ func (x *InitializeResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "capabilities":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -6408,7 +6455,7 @@ func (x *InitializeResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("capabilities")
@@ -7234,7 +7281,8 @@ func (x *ListPromptsResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -7267,7 +7315,7 @@ func (x *ListPromptsResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.NextCursor.Set {
 		e.FieldStart("nextCursor")
@@ -7384,7 +7432,8 @@ func (x *ListResourceTemplatesResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -7417,7 +7466,7 @@ func (x *ListResourceTemplatesResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.NextCursor.Set {
 		e.FieldStart("nextCursor")
@@ -7534,7 +7583,8 @@ func (x *ListResourcesResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -7567,7 +7617,7 @@ func (x *ListResourcesResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.NextCursor.Set {
 		e.FieldStart("nextCursor")
@@ -7684,7 +7734,8 @@ func (x *ListRootsResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "roots":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -7710,7 +7761,7 @@ func (x *ListRootsResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("roots")
@@ -7823,7 +7874,8 @@ func (x *ListTasksResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -7856,7 +7908,7 @@ func (x *ListTasksResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.NextCursor.Set {
 		e.FieldStart("nextCursor")
@@ -7973,7 +8025,8 @@ func (x *ListToolsResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -8006,7 +8059,7 @@ func (x *ListToolsResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.NextCursor.Set {
 		e.FieldStart("nextCursor")
@@ -8135,7 +8188,8 @@ func (x *LoggingMessageNotificationParams) DecodeJSON(d *wireimpl.Decoder) error
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "data":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -8174,7 +8228,7 @@ func (x *LoggingMessageNotificationParams) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("data")
@@ -8515,7 +8569,8 @@ func (x *NotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
@@ -8534,7 +8589,7 @@ func (x *NotificationParams) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
@@ -8878,7 +8933,8 @@ func (x *PaginatedResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -8904,7 +8960,7 @@ func (x *PaginatedResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.NextCursor.Set {
 		e.FieldStart("nextCursor")
@@ -9279,7 +9335,8 @@ func (x *ProgressNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "message":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -9325,7 +9382,7 @@ func (x *ProgressNotificationParams) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Message.Set {
 		e.FieldStart("message")
@@ -9469,7 +9526,8 @@ func (x *Prompt) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "arguments":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -9521,7 +9579,7 @@ func (x *Prompt) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Arguments != nil {
 		e.FieldStart("arguments")
@@ -10038,7 +10096,8 @@ func (x *ReadResourceResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "contents":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -10064,7 +10123,7 @@ func (x *ReadResourceResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("contents")
@@ -10413,7 +10472,8 @@ func (x *Resource) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -10486,7 +10546,7 @@ func (x *Resource) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -10547,7 +10607,8 @@ func (x *ResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "mimeType":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -10580,7 +10641,7 @@ func (x *ResourceContents) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.MIMEType.Set {
 		e.FieldStart("mimeType")
@@ -10617,7 +10678,8 @@ func (x *ResourceLink) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -10696,7 +10758,7 @@ func (x *ResourceLink) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -10939,7 +11001,8 @@ func (x *ResourceTemplate) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -11005,7 +11068,7 @@ func (x *ResourceTemplate) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -11190,7 +11253,8 @@ func (x *ResourceUpdatedNotificationParams) DecodeJSON(d *wireimpl.Decoder) erro
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "uri":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -11216,7 +11280,7 @@ func (x *ResourceUpdatedNotificationParams) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("uri")
@@ -11249,7 +11313,8 @@ func (x *Result) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
@@ -11268,7 +11333,7 @@ func (x *Result) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
@@ -11320,7 +11385,8 @@ func (x *Root) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "name":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -11353,7 +11419,7 @@ func (x *Root) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Name.Set {
 		e.FieldStart("name")
@@ -11460,7 +11526,8 @@ func (x *SamplingMessage) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -11492,7 +11559,7 @@ func (x *SamplingMessage) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("content")
@@ -14027,7 +14094,8 @@ func (x *TaskStatusNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "createdAt":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -14091,7 +14159,7 @@ func (x *TaskStatusNotificationParams) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("createdAt")
@@ -14247,7 +14315,8 @@ func (x *TextContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -14286,7 +14355,7 @@ func (x *TextContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -14327,7 +14396,8 @@ func (x *TextResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "mimeType":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -14366,7 +14436,7 @@ func (x *TextResourceContents) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.MIMEType.Set {
 		e.FieldStart("mimeType")
@@ -14779,7 +14849,8 @@ func (x *Tool) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -14852,7 +14923,7 @@ func (x *Tool) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -15380,7 +15451,8 @@ func (x *ToolResultContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -15431,7 +15503,7 @@ func (x *ToolResultContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("content")
@@ -15480,7 +15552,8 @@ func (x *ToolUseContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "id":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -15524,7 +15597,7 @@ func (x *ToolUseContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("id")

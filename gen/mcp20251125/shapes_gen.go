@@ -8,6 +8,7 @@ import "github.com/mcpgen/mcpgen/runtime/wireimpl"
 var (
 	shapeAnnotations                                = &wireimpl.Shape{}
 	shapeAudioContent                               = &wireimpl.Shape{}
+	shapeMeta                                       = &wireimpl.Shape{}
 	shapeBaseMetadata                               = &wireimpl.Shape{}
 	shapeBlobResourceContents                       = &wireimpl.Shape{}
 	shapeBooleanSchema                              = &wireimpl.Shape{}
@@ -208,18 +209,19 @@ func init() {
 		"priority":     nil,
 	}
 	shapeAudioContent.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"annotations": shapeAnnotations,
 		"data":        nil,
 		"mimeType":    nil,
 		"type":        nil,
 	}
+	shapeMeta.Members = map[string]*wireimpl.Shape{}
 	shapeBaseMetadata.Members = map[string]*wireimpl.Shape{
 		"name":  nil,
 		"title": nil,
 	}
 	shapeBlobResourceContents.Members = map[string]*wireimpl.Shape{
-		"_meta":    nil,
+		"_meta":    shapeMeta,
 		"blob":     nil,
 		"mimeType": nil,
 		"uri":      nil,
@@ -244,7 +246,7 @@ func init() {
 	}
 	shapeCallToolRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeCallToolResult.Members = map[string]*wireimpl.Shape{
-		"_meta":             nil,
+		"_meta":             shapeMeta,
 		"content":           &wireimpl.Shape{Elem: shapeContentBlock},
 		"isError":           nil,
 		"structuredContent": nil,
@@ -257,7 +259,7 @@ func init() {
 	}
 	shapeCancelTaskRequestParams.Members = map[string]*wireimpl.Shape{"taskId": nil}
 	shapeCancelTaskResult.Members = map[string]*wireimpl.Shape{
-		"_meta":         nil,
+		"_meta":         shapeMeta,
 		"createdAt":     nil,
 		"lastUpdatedAt": nil,
 		"pollInterval":  nil,
@@ -273,7 +275,7 @@ func init() {
 		"params":  shapeCancelledNotificationParams,
 	}
 	shapeCancelledNotificationParams.Members = map[string]*wireimpl.Shape{
-		"_meta":     nil,
+		"_meta":     shapeMeta,
 		"reason":    nil,
 		"requestId": nil,
 	}
@@ -327,7 +329,7 @@ func init() {
 	shapeCompleteRequestParamsContext.Members = map[string]*wireimpl.Shape{"arguments": nil}
 	shapeCompleteRequestParamsRef.Variants = []*wireimpl.Shape{shapePromptReference, shapeResourceTemplateReference}
 	shapeCompleteResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMeta,
 		"completion": shapeCompleteResultCompletion,
 	}
 	shapeCompleteResultCompletion.Members = map[string]*wireimpl.Shape{
@@ -358,7 +360,7 @@ func init() {
 	}
 	shapeCreateMessageRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeCreateMessageResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMeta,
 		"content":    shapeCreateMessageResultContent,
 		"model":      nil,
 		"role":       nil,
@@ -366,7 +368,7 @@ func init() {
 	}
 	shapeCreateMessageResultContent.Variants = []*wireimpl.Shape{shapeTextContent, shapeImageContent, shapeAudioContent, shapeToolUseContent, shapeToolResultContent, &wireimpl.Shape{Elem: shapeSamplingMessageContentBlock}}
 	shapeCreateTaskResult.Members = map[string]*wireimpl.Shape{
-		"_meta": nil,
+		"_meta": shapeMeta,
 		"task":  shapeTask,
 	}
 	shapeElicitRequest.Members = map[string]*wireimpl.Shape{
@@ -400,7 +402,7 @@ func init() {
 	}
 	shapeElicitRequestURLParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeElicitResult.Members = map[string]*wireimpl.Shape{
-		"_meta":   nil,
+		"_meta":   shapeMeta,
 		"action":  nil,
 		"content": &wireimpl.Shape{Elem: shapeElicitResultContentValue},
 	}
@@ -412,7 +414,7 @@ func init() {
 	}
 	shapeElicitationCompleteNotificationParams.Members = map[string]*wireimpl.Shape{"elicitationId": nil}
 	shapeEmbeddedResource.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"annotations": shapeAnnotations,
 		"resource":    shapeEmbeddedResourceResource,
 		"type":        nil,
@@ -437,7 +439,7 @@ func init() {
 	}
 	shapeGetPromptRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeGetPromptResult.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"description": nil,
 		"messages":    &wireimpl.Shape{Elem: shapePromptMessage},
 	}
@@ -448,7 +450,7 @@ func init() {
 		"params":  shapeGetTaskPayloadRequestParams,
 	}
 	shapeGetTaskPayloadRequestParams.Members = map[string]*wireimpl.Shape{"taskId": nil}
-	shapeGetTaskPayloadResult.Members = map[string]*wireimpl.Shape{"_meta": nil}
+	shapeGetTaskPayloadResult.Members = map[string]*wireimpl.Shape{"_meta": shapeMeta}
 	shapeGetTaskRequest.Members = map[string]*wireimpl.Shape{
 		"id":      nil,
 		"jsonrpc": nil,
@@ -457,7 +459,7 @@ func init() {
 	}
 	shapeGetTaskRequestParams.Members = map[string]*wireimpl.Shape{"taskId": nil}
 	shapeGetTaskResult.Members = map[string]*wireimpl.Shape{
-		"_meta":         nil,
+		"_meta":         shapeMeta,
 		"createdAt":     nil,
 		"lastUpdatedAt": nil,
 		"pollInterval":  nil,
@@ -475,7 +477,7 @@ func init() {
 	}
 	shapeIcons.Members = map[string]*wireimpl.Shape{"icons": &wireimpl.Shape{Elem: shapeIcon}}
 	shapeImageContent.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"annotations": shapeAnnotations,
 		"data":        nil,
 		"mimeType":    nil,
@@ -503,7 +505,7 @@ func init() {
 	}
 	shapeInitializeRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeInitializeResult.Members = map[string]*wireimpl.Shape{
-		"_meta":           nil,
+		"_meta":           shapeMeta,
 		"capabilities":    shapeServerCapabilities,
 		"instructions":    nil,
 		"protocolVersion": nil,
@@ -552,7 +554,7 @@ func init() {
 		"params":  shapePaginatedRequestParams,
 	}
 	shapeListPromptsResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMeta,
 		"nextCursor": nil,
 		"prompts":    &wireimpl.Shape{Elem: shapePrompt},
 	}
@@ -563,7 +565,7 @@ func init() {
 		"params":  shapePaginatedRequestParams,
 	}
 	shapeListResourceTemplatesResult.Members = map[string]*wireimpl.Shape{
-		"_meta":             nil,
+		"_meta":             shapeMeta,
 		"nextCursor":        nil,
 		"resourceTemplates": &wireimpl.Shape{Elem: shapeResourceTemplate},
 	}
@@ -574,7 +576,7 @@ func init() {
 		"params":  shapePaginatedRequestParams,
 	}
 	shapeListResourcesResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMeta,
 		"nextCursor": nil,
 		"resources":  &wireimpl.Shape{Elem: shapeResource},
 	}
@@ -585,7 +587,7 @@ func init() {
 		"params":  shapeRequestParams,
 	}
 	shapeListRootsResult.Members = map[string]*wireimpl.Shape{
-		"_meta": nil,
+		"_meta": shapeMeta,
 		"roots": &wireimpl.Shape{Elem: shapeRoot},
 	}
 	shapeListTasksRequest.Members = map[string]*wireimpl.Shape{
@@ -595,7 +597,7 @@ func init() {
 		"params":  shapePaginatedRequestParams,
 	}
 	shapeListTasksResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMeta,
 		"nextCursor": nil,
 		"tasks":      &wireimpl.Shape{Elem: shapeTask},
 	}
@@ -606,7 +608,7 @@ func init() {
 		"params":  shapePaginatedRequestParams,
 	}
 	shapeListToolsResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMeta,
 		"nextCursor": nil,
 		"tools":      &wireimpl.Shape{Elem: shapeTool},
 	}
@@ -616,7 +618,7 @@ func init() {
 		"params":  shapeLoggingMessageNotificationParams,
 	}
 	shapeLoggingMessageNotificationParams.Members = map[string]*wireimpl.Shape{
-		"_meta":  nil,
+		"_meta":  shapeMeta,
 		"data":   nil,
 		"level":  nil,
 		"logger": nil,
@@ -633,7 +635,7 @@ func init() {
 		"method": nil,
 		"params": nil,
 	}
-	shapeNotificationParams.Members = map[string]*wireimpl.Shape{"_meta": nil}
+	shapeNotificationParams.Members = map[string]*wireimpl.Shape{"_meta": shapeMeta}
 	shapeNumberSchema.Members = map[string]*wireimpl.Shape{
 		"default":     nil,
 		"description": nil,
@@ -654,7 +656,7 @@ func init() {
 	}
 	shapePaginatedRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapePaginatedResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMeta,
 		"nextCursor": nil,
 	}
 	shapePingRequest.Members = map[string]*wireimpl.Shape{
@@ -670,7 +672,7 @@ func init() {
 		"params":  shapeProgressNotificationParams,
 	}
 	shapeProgressNotificationParams.Members = map[string]*wireimpl.Shape{
-		"_meta":         nil,
+		"_meta":         shapeMeta,
 		"message":       nil,
 		"progress":      nil,
 		"progressToken": shapeProgressToken,
@@ -678,7 +680,7 @@ func init() {
 	}
 	shapeProgressToken.Variants = []*wireimpl.Shape{nil, nil}
 	shapePrompt.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"arguments":   &wireimpl.Shape{Elem: shapePromptArgument},
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -717,7 +719,7 @@ func init() {
 	}
 	shapeReadResourceRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeReadResourceResult.Members = map[string]*wireimpl.Shape{
-		"_meta":    nil,
+		"_meta":    shapeMeta,
 		"contents": &wireimpl.Shape{Elem: shapeReadResourceResultContentsItem},
 	}
 	shapeReadResourceResultContentsItem.Variants = []*wireimpl.Shape{shapeTextResourceContents, shapeBlobResourceContents}
@@ -729,7 +731,7 @@ func init() {
 	shapeRequestParams.Members = map[string]*wireimpl.Shape{"_meta": shapeRequestParamsMeta}
 	shapeRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeResource.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"annotations": shapeAnnotations,
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -740,12 +742,12 @@ func init() {
 		"uri":         nil,
 	}
 	shapeResourceContents.Members = map[string]*wireimpl.Shape{
-		"_meta":    nil,
+		"_meta":    shapeMeta,
 		"mimeType": nil,
 		"uri":      nil,
 	}
 	shapeResourceLink.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"annotations": shapeAnnotations,
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -767,7 +769,7 @@ func init() {
 	}
 	shapeResourceRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeResourceTemplate.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"annotations": shapeAnnotations,
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -786,12 +788,12 @@ func init() {
 		"params":  shapeResourceUpdatedNotificationParams,
 	}
 	shapeResourceUpdatedNotificationParams.Members = map[string]*wireimpl.Shape{
-		"_meta": nil,
+		"_meta": shapeMeta,
 		"uri":   nil,
 	}
-	shapeResult.Members = map[string]*wireimpl.Shape{"_meta": nil}
+	shapeResult.Members = map[string]*wireimpl.Shape{"_meta": shapeMeta}
 	shapeRoot.Members = map[string]*wireimpl.Shape{
-		"_meta": nil,
+		"_meta": shapeMeta,
 		"name":  nil,
 		"uri":   nil,
 	}
@@ -801,7 +803,7 @@ func init() {
 		"params":  shapeNotificationParams,
 	}
 	shapeSamplingMessage.Members = map[string]*wireimpl.Shape{
-		"_meta":   nil,
+		"_meta":   shapeMeta,
 		"content": shapeSamplingMessageContent,
 		"role":    nil,
 	}
@@ -886,7 +888,7 @@ func init() {
 		"params":  shapeTaskStatusNotificationParams,
 	}
 	shapeTaskStatusNotificationParams.Members = map[string]*wireimpl.Shape{
-		"_meta":         nil,
+		"_meta":         shapeMeta,
 		"createdAt":     nil,
 		"lastUpdatedAt": nil,
 		"pollInterval":  nil,
@@ -897,13 +899,13 @@ func init() {
 	}
 	shapeTaskStatusNotificationParamsTtl.Variants = []*wireimpl.Shape{nil, nil}
 	shapeTextContent.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"annotations": shapeAnnotations,
 		"text":        nil,
 		"type":        nil,
 	}
 	shapeTextResourceContents.Members = map[string]*wireimpl.Shape{
-		"_meta":    nil,
+		"_meta":    shapeMeta,
 		"mimeType": nil,
 		"text":     nil,
 		"uri":      nil,
@@ -934,7 +936,7 @@ func init() {
 		"title": nil,
 	}
 	shapeTool.Members = map[string]*wireimpl.Shape{
-		"_meta":        nil,
+		"_meta":        shapeMeta,
 		"annotations":  shapeToolAnnotations,
 		"description":  nil,
 		"execution":    shapeToolExecution,
@@ -971,7 +973,7 @@ func init() {
 		"params":  shapeNotificationParams,
 	}
 	shapeToolResultContent.Members = map[string]*wireimpl.Shape{
-		"_meta":             nil,
+		"_meta":             shapeMeta,
 		"content":           &wireimpl.Shape{Elem: shapeContentBlock},
 		"isError":           nil,
 		"structuredContent": nil,
@@ -979,7 +981,7 @@ func init() {
 		"type":              nil,
 	}
 	shapeToolUseContent.Members = map[string]*wireimpl.Shape{
-		"_meta": nil,
+		"_meta": shapeMeta,
 		"id":    nil,
 		"input": nil,
 		"name":  nil,

@@ -57,6 +57,15 @@ func (x *AudioContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 }
 
 // Validate checks x against the schema and lists every violation.
+func (x *Meta) Validate() error {
+	var c wireimpl.Checker
+	x.validate(&c, nil)
+	return c.Err()
+}
+
+func (x *Meta) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
+
+// Validate checks x against the schema and lists every violation.
 func (x *BaseMetadata) Validate() error {
 	var c wireimpl.Checker
 	x.validate(&c, nil)

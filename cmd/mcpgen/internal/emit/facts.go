@@ -171,6 +171,9 @@ func metaAccessor(f *jen.File, t *plan.Type) {
 			return
 		}
 		name := strings.TrimSuffix(u.Type.Name, "Object")
+		if name == "Meta" { // MetaObject: the field itself is the accessor
+			return
+		}
 		var ret jen.Code = jen.Op("&").Id("x").Dot(fl.Go)
 		if fl.Repr == plan.Pointer {
 			ret = jen.Id("x").Dot(fl.Go)

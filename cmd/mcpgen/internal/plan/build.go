@@ -32,6 +32,7 @@ func Build(doc *schema.Document, opts Options) (*Package, error) {
 		enums:    map[string]*Type{},
 		inline:   map[*Type][]*Type{},
 		facts:    opts.Facts,
+		metaDefs: findMetaDefs(doc),
 	}
 	for _, d := range doc.Defs {
 		name := d.Name
@@ -199,6 +200,11 @@ type planner struct {
 	facts    *Facts
 	owner    *Type          // the definition being planned; inline types attach to it
 	state    map[string]int // 1 while planning a definition, 2 once done
+	// metaDefs are the definitions used as the schema of a _meta member;
+	// sharedMeta the struct of inline _meta schemas that declare no key
+	// (meta.go).
+	metaDefs   map[*schema.Schema]bool
+	sharedMeta *Type
 }
 
 // ensure plans definition d unless that is done or under way.
@@ -280,6 +286,17 @@ func (p *planner) planDef(d *schema.Def) error {
 	return nil
 }
 
+// defSchema is the schema of the definition t plans, nil for an inline type.
+func (p *planner) defSchema(t *Type) *schema.Schema {
+	if !t.Def {
+		return nil
+	}
+	if d := p.doc.Def(t.Name); d != nil {
+		return d.Schema
+	}
+	return nil
+}
+
 func refHasSiblings(s *schema.Schema) bool {
 	c := *s
 	c.Ref, c.Target, c.Description, c.Title, c.Default = "", nil, "", "", nil
@@ -329,7 +346,7 @@ func (p *planner) valueAs(s *schema.Schema, hint string, into *Type) (*Value, er
 	if s.IsTrue() {
 		return &Value{Kind: Raw}, nil
 	}
-	if k, ok := p.rawKind(s); ok {
+	if k, ok := p.rawKind(s); ok && !(into != nil && p.metaDefs[p.defSchema(into)] && metaObject(s)) {
 		v := &Value{Kind: Raw, RawKind: k}
 		if k == wire.KindObject && s.AdditionalProperties != nil {
 			// {additionalProperties: JSONObject} (experimental, extensions):
@@ -596,7 +613,13 @@ func (p *planner) object(s *schema.Schema, hint string, into *Type) (*Type, erro
 		}
 		f.Go = name
 		goNames[name] = true
-		v, err := p.value(ps, t.Name+typeName(prop.Name))
+		var v *Value
+		var err error
+		if prop.Name == metaMember {
+			v, err = p.metaValue(ps, t.Name+typeName(prop.Name))
+		} else {
+			v, err = p.value(ps, t.Name+typeName(prop.Name))
+		}
 		if err != nil {
 			return nil, err
 		}
