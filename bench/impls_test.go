@@ -70,7 +70,7 @@ func impls(p string) []impl {
 				summarize: func(v any) summary {
 					r := v.(*mcp.ListToolsResult)
 					s := summary{"count": strconv.Itoa(len(r.Tools)), "ttlMs": strconv.FormatInt(r.TTLMs, 10),
-						"cacheScope": string(r.CacheScope), "resultType": r.ResultType}
+						"cacheScope": string(r.CacheScope), "resultType": string(r.ResultType)}
 					names := make([]string, len(r.Tools))
 					for i, t := range r.Tools {
 						names[i] = t.Name
@@ -221,7 +221,7 @@ func impls(p string) []impl {
 				encode:   func(v any) ([]byte, error) { return wireimpl.Marshal(v.(*mcp.CallToolResult)) },
 				summarize: func(v any) summary {
 					r := v.(*mcp.CallToolResult)
-					s := summary{"contentCount": strconv.Itoa(len(r.Content)), "resultType": r.ResultType}
+					s := summary{"contentCount": strconv.Itoa(len(r.Content)), "resultType": string(r.ResultType)}
 					if b, ok := r.IsError.Get(); ok {
 						s["isError"] = strconv.FormatBool(b)
 					}

@@ -5,9 +5,9 @@ package mcp
 // The values of resultType (a result without one is complete).
 const (
 	// ResultTypeComplete is the resultType "complete".
-	ResultTypeComplete = "complete"
+	ResultTypeComplete ResultType = "complete"
 	// ResultTypeInputRequired is the resultType "input_required".
-	ResultTypeInputRequired = "input_required"
+	ResultTypeInputRequired ResultType = "input_required"
 )
 
 // Reserved _meta keys.

@@ -130,7 +130,7 @@ type CacheableResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -233,7 +233,7 @@ type CallToolResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// An optional JSON value that represents the structured result of the tool call.
 	//
 	// This can be any JSON value (object, array, string, number, boolean, or null)
@@ -494,7 +494,7 @@ type CompleteResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -717,7 +717,7 @@ type DiscoverResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// MCP Protocol Versions this server supports. The client should choose a
 	// version from this list for use in subsequent requests.
 	//
@@ -987,7 +987,7 @@ type GetPromptResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -1219,7 +1219,7 @@ type InputRequiredResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -1472,7 +1472,7 @@ type ListPromptsResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -1547,7 +1547,7 @@ type ListResourceTemplatesResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -1622,7 +1622,7 @@ type ListResourcesResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -1740,7 +1740,7 @@ type ListToolsResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// Required: a nil slice is written as [].
 	Tools []Tool
 	// A hint from the server indicating how long (in milliseconds) the
@@ -2098,7 +2098,7 @@ type PaginatedResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -2359,7 +2359,7 @@ type ReadResourceResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -2737,7 +2737,7 @@ type Result struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -3096,7 +3096,7 @@ type SubscriptionsListenResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -3325,6 +3325,8 @@ type Tool struct {
 	// extraction rules.
 	//
 	// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
+	//
+	// Required: nil is written as {"type":"object"}.
 	InputSchema wire.Raw
 	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
 	Name string
@@ -3495,6 +3497,8 @@ type ToolUseContent struct {
 	// This ID is used to match tool results to their corresponding tool uses.
 	ID string
 	// The arguments to pass to the tool, conforming to the tool's input schema.
+	//
+	// Required: nil is written as {}.
 	Input wire.Raw
 	// The name of the tool to call.
 	Name string

@@ -9,6 +9,34 @@ import (
 	"math/bits"
 )
 
+// Marshal encodes v, a pointer to a value of any type of this package, as JSON.
+// It is the fast path: json.Marshal(v) calls v.MarshalJSON too, then scans and
+// copies its output again (several times slower on a large result); Marshal
+// returns the generated encoder's output as it is. Like MarshalJSON, it refuses a
+// value Encodable reports (a union holding no member or several). It does not
+// validate: call v.Validate() for the schema's other rules.
+func Marshal(v wireimpl.EncodeJSONer) ([]byte, error) {
+	return wireimpl.Marshal(v)
+}
+
+// Unmarshal decodes data into v, a pointer to a value of any type of this package.
+// It is the fast path: json.Unmarshal(data, v) scans data before calling
+// v.UnmarshalJSON (several times slower on a large result); Unmarshal runs the
+// generated decoder alone. Decoding is case-sensitive and rejects duplicate
+// members, invalid UTF-8, trailing data and nesting deeper than wireimpl.MaxDepth;
+// data is copied, so the caller may reuse it. It does not validate: call
+// v.Validate() for the schema's rules (required members, bounds, formats).
+func Unmarshal(data []byte, v wireimpl.DecodeJSONer) error {
+	return wireimpl.Decode(data, v)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Annotations) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Annotations object.
 func (x *Annotations) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Annotations{}
@@ -77,6 +105,13 @@ func (x Annotations) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Annotations) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *AudioContent) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a AudioContent object.
@@ -170,6 +205,13 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Meta) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Meta object.
 func (x *Meta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Meta{}
@@ -200,6 +242,13 @@ func (x Meta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Meta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *BaseMetadata) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a BaseMetadata object.
@@ -260,6 +309,13 @@ func (x BaseMetadata) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *BlobResourceContents) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a BlobResourceContents object.
@@ -341,6 +397,13 @@ func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *BooleanSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a BooleanSchema object.
@@ -425,6 +488,22 @@ func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CallToolRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CallToolRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CallToolRequest object.
 func (x *CallToolRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CallToolRequest{}
@@ -502,6 +581,22 @@ func (x CallToolRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CallToolRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CallToolRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CallToolRequestParams object.
@@ -585,6 +680,22 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CallToolRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CallToolRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CallToolRequestParamsMeta object.
 func (x *CallToolRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CallToolRequestParamsMeta{}
@@ -631,6 +742,25 @@ func (x CallToolRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CallToolRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CallToolResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CallToolResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("content")
+		for i := range x.Content {
+			ep := (&fp).Elem(i)
+			x.Content[i].encodable(c, &ep)
+		}
+	}
 }
 
 // DecodeJSON reads a CallToolResult object.
@@ -714,6 +844,13 @@ func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelTaskRequest) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CancelTaskRequest object.
 func (x *CancelTaskRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CancelTaskRequest{}
@@ -793,6 +930,13 @@ func (x *CancelTaskRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelTaskRequestParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CancelTaskRequestParams object.
 func (x *CancelTaskRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CancelTaskRequestParams{}
@@ -840,6 +984,22 @@ func (x CancelTaskRequestParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CancelTaskRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelTaskResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CancelTaskResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("ttl")
+		x.TTL.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CancelTaskResult object.
@@ -964,6 +1124,28 @@ func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelTaskResultTtl) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CancelTaskResultTtl) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.CancelTaskResultTtl", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of CancelTaskResultTtl the value is.
 func (x *CancelTaskResultTtl) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CancelTaskResultTtl{}
@@ -1023,7 +1205,8 @@ func (x *CancelTaskResultTtl) decodeFirst(d *wireimpl.Decoder, mask, others uint
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *CancelTaskResultTtl) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -1061,6 +1244,13 @@ func (x CancelTaskResultTtl) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CancelTaskResultTtl) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelledNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a CancelledNotification object.
@@ -1132,6 +1322,13 @@ func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelledNotificationParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CancelledNotificationParams object.
 func (x *CancelledNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CancelledNotificationParams{}
@@ -1200,6 +1397,13 @@ func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilities) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ClientCapabilities object.
@@ -1294,6 +1498,13 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesElicitation) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ClientCapabilitiesElicitation object.
 func (x *ClientCapabilitiesElicitation) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilitiesElicitation{}
@@ -1352,6 +1563,13 @@ func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesRoots) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ClientCapabilitiesRoots object.
 func (x *ClientCapabilitiesRoots) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilitiesRoots{}
@@ -1399,6 +1617,13 @@ func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientCapabilitiesRoots) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesSampling) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ClientCapabilitiesSampling object.
@@ -1457,6 +1682,13 @@ func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesTasks) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ClientCapabilitiesTasks object.
@@ -1528,6 +1760,13 @@ func (x *ClientCapabilitiesTasks) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesTasksRequests) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ClientCapabilitiesTasksRequests object.
 func (x *ClientCapabilitiesTasksRequests) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilitiesTasksRequests{}
@@ -1588,6 +1827,13 @@ func (x *ClientCapabilitiesTasksRequests) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesTasksRequestsElicitation) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ClientCapabilitiesTasksRequestsElicitation object.
 func (x *ClientCapabilitiesTasksRequestsElicitation) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilitiesTasksRequestsElicitation{}
@@ -1636,6 +1882,13 @@ func (x *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(data []byte) 
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesTasksRequestsSampling) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ClientCapabilitiesTasksRequestsSampling object.
 func (x *ClientCapabilitiesTasksRequestsSampling) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilitiesTasksRequestsSampling{}
@@ -1682,6 +1935,39 @@ func (x ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientNotification) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ClientNotification) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.CancelledNotification != nil {
+		n++
+	}
+	if x.InitializedNotification != nil {
+		n++
+	}
+	if x.ProgressNotification != nil {
+		n++
+		x.ProgressNotification.encodable(c, p)
+	}
+	if x.TaskStatusNotification != nil {
+		n++
+		x.TaskStatusNotification.encodable(c, p)
+	}
+	if x.RootsListChangedNotification != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ClientNotification", n, "CancelledNotification, InitializedNotification, ProgressNotification, TaskStatusNotification, RootsListChangedNotification")
+	}
 }
 
 // DecodeJSON reads whichever member of ClientNotification the value is.
@@ -1777,7 +2063,8 @@ func (x *ClientNotification) decodeFirst(d *wireimpl.Decoder, mask, others uint6
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ClientNotification) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.CancelledNotification != nil:
@@ -1845,6 +2132,87 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ClientRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.InitializeRequest != nil {
+		n++
+		x.InitializeRequest.encodable(c, p)
+	}
+	if x.PingRequest != nil {
+		n++
+		x.PingRequest.encodable(c, p)
+	}
+	if x.ListResourcesRequest != nil {
+		n++
+		x.ListResourcesRequest.encodable(c, p)
+	}
+	if x.ListResourceTemplatesRequest != nil {
+		n++
+		x.ListResourceTemplatesRequest.encodable(c, p)
+	}
+	if x.ReadResourceRequest != nil {
+		n++
+		x.ReadResourceRequest.encodable(c, p)
+	}
+	if x.SubscribeRequest != nil {
+		n++
+		x.SubscribeRequest.encodable(c, p)
+	}
+	if x.UnsubscribeRequest != nil {
+		n++
+		x.UnsubscribeRequest.encodable(c, p)
+	}
+	if x.ListPromptsRequest != nil {
+		n++
+		x.ListPromptsRequest.encodable(c, p)
+	}
+	if x.GetPromptRequest != nil {
+		n++
+		x.GetPromptRequest.encodable(c, p)
+	}
+	if x.ListToolsRequest != nil {
+		n++
+		x.ListToolsRequest.encodable(c, p)
+	}
+	if x.CallToolRequest != nil {
+		n++
+		x.CallToolRequest.encodable(c, p)
+	}
+	if x.GetTaskRequest != nil {
+		n++
+	}
+	if x.GetTaskPayloadRequest != nil {
+		n++
+	}
+	if x.CancelTaskRequest != nil {
+		n++
+	}
+	if x.ListTasksRequest != nil {
+		n++
+		x.ListTasksRequest.encodable(c, p)
+	}
+	if x.SetLevelRequest != nil {
+		n++
+		x.SetLevelRequest.encodable(c, p)
+	}
+	if x.CompleteRequest != nil {
+		n++
+		x.CompleteRequest.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ClientRequest", n, "InitializeRequest, PingRequest, ListResourcesRequest, ListResourceTemplatesRequest, ReadResourceRequest, SubscribeRequest, UnsubscribeRequest, ListPromptsRequest, GetPromptRequest, ListToolsRequest, CallToolRequest, GetTaskRequest, GetTaskPayloadRequest, CancelTaskRequest, ListTasksRequest, SetLevelRequest, CompleteRequest")
+	}
 }
 
 // DecodeJSON reads whichever member of ClientRequest the value is.
@@ -2000,7 +2368,8 @@ func (x *ClientRequest) decodeFirst(d *wireimpl.Decoder, mask, others uint64) er
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ClientRequest) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.InitializeRequest != nil:
@@ -2154,6 +2523,51 @@ func (x *ClientRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ClientResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Result != nil {
+		n++
+	}
+	if x.GetTaskResult != nil {
+		n++
+		x.GetTaskResult.encodable(c, p)
+	}
+	if x.GetTaskPayloadResult != nil {
+		n++
+	}
+	if x.CancelTaskResult != nil {
+		n++
+		x.CancelTaskResult.encodable(c, p)
+	}
+	if x.ListTasksResult != nil {
+		n++
+		x.ListTasksResult.encodable(c, p)
+	}
+	if x.CreateMessageResult != nil {
+		n++
+		x.CreateMessageResult.encodable(c, p)
+	}
+	if x.ListRootsResult != nil {
+		n++
+	}
+	if x.ElicitResult != nil {
+		n++
+		x.ElicitResult.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ClientResult", n, "Result, GetTaskResult, GetTaskPayloadResult, CancelTaskResult, ListTasksResult, CreateMessageResult, ListRootsResult, ElicitResult")
+	}
+}
+
 // DecodeJSON reads whichever member of ClientResult the value is.
 func (x *ClientResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientResult{}
@@ -2234,7 +2648,8 @@ func (x *ClientResult) decodeFirst(d *wireimpl.Decoder, mask, others uint64) err
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ClientResult) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Result != nil:
@@ -2325,6 +2740,22 @@ func (x *ClientResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CompleteRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CompleteRequest object.
 func (x *CompleteRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteRequest{}
@@ -2402,6 +2833,26 @@ func (x CompleteRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CompleteRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("ref")
+		x.Ref.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CompleteRequestParams object.
@@ -2485,6 +2936,22 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CompleteRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CompleteRequestParamsMeta object.
 func (x *CompleteRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteRequestParamsMeta{}
@@ -2531,6 +2998,13 @@ func (x CompleteRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequestParamsArgument) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a CompleteRequestParamsArgument object.
@@ -2592,6 +3066,13 @@ func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequestParamsContext) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CompleteRequestParamsContext object.
 func (x *CompleteRequestParamsContext) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteRequestParamsContext{}
@@ -2638,6 +3119,28 @@ func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequestParamsRef) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CompleteRequestParamsRef) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.PromptReference != nil {
+		n++
+	}
+	if x.ResourceTemplateReference != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.CompleteRequestParamsRef", n, "PromptReference, ResourceTemplateReference")
+	}
 }
 
 // DecodeJSON reads whichever member of CompleteRequestParamsRef the value is.
@@ -2718,7 +3221,8 @@ func (x *CompleteRequestParamsRef) decodeFirst(d *wireimpl.Decoder, mask, others
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *CompleteRequestParamsRef) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.PromptReference != nil:
@@ -2765,6 +3269,13 @@ func (x CompleteRequestParamsRef) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteRequestParamsRef) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteResult) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a CompleteResult object.
@@ -2825,6 +3336,13 @@ func (x CompleteResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteResultCompletion) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a CompleteResultCompletion object.
@@ -2896,6 +3414,38 @@ func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ContentBlock) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ContentBlock) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextContent != nil {
+		n++
+	}
+	if x.ImageContent != nil {
+		n++
+	}
+	if x.AudioContent != nil {
+		n++
+	}
+	if x.ResourceLink != nil {
+		n++
+	}
+	if x.EmbeddedResource != nil {
+		n++
+		x.EmbeddedResource.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ContentBlock", n, "TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource")
+	}
 }
 
 // DecodeJSON reads whichever member of ContentBlock the value is.
@@ -2991,7 +3541,8 @@ func (x *ContentBlock) decodeFirst(d *wireimpl.Decoder, mask, others uint64) err
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ContentBlock) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextContent != nil:
@@ -3059,6 +3610,22 @@ func (x ContentBlock) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ContentBlock) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateMessageRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateMessageRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CreateMessageRequest object.
@@ -3138,6 +3705,29 @@ func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateMessageRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateMessageRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("messages")
+		for i := range x.Messages {
+			ep := (&fp).Elem(i)
+			x.Messages[i].encodable(c, &ep)
+		}
+	}
 }
 
 // DecodeJSON reads a CreateMessageRequestParams object.
@@ -3306,6 +3896,22 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateMessageRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateMessageRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CreateMessageRequestParamsMeta object.
 func (x *CreateMessageRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CreateMessageRequestParamsMeta{}
@@ -3354,6 +3960,13 @@ func (x *CreateMessageRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x CreateMessageRequestParamsIncludeContext) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CreateMessageRequestParamsIncludeContext.
 func (x *CreateMessageRequestParamsIncludeContext) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -3375,6 +3988,22 @@ func (x CreateMessageRequestParamsIncludeContext) MarshalJSON() ([]byte, error) 
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateMessageResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateMessageResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("content")
+		x.Content.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CreateMessageResult object.
@@ -3466,6 +4095,45 @@ func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateMessageResultContent) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateMessageResultContent) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextContent != nil {
+		n++
+	}
+	if x.ImageContent != nil {
+		n++
+	}
+	if x.AudioContent != nil {
+		n++
+	}
+	if x.ToolUseContent != nil {
+		n++
+	}
+	if x.ToolResultContent != nil {
+		n++
+		x.ToolResultContent.encodable(c, p)
+	}
+	if x.Array != nil {
+		n++
+		for i := range x.Array {
+			ep := (p).Elem(i)
+			x.Array[i].encodable(c, &ep)
+		}
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.CreateMessageResultContent", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, Array")
+	}
 }
 
 // DecodeJSON reads whichever member of CreateMessageResultContent the value is.
@@ -3567,7 +4235,8 @@ func (x *CreateMessageResultContent) decodeFirst(d *wireimpl.Decoder, mask, othe
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *CreateMessageResultContent) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextContent != nil:
@@ -3644,6 +4313,22 @@ func (x *CreateMessageResultContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateTaskResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateTaskResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("task")
+		x.Task.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CreateTaskResult object.
 func (x *CreateTaskResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CreateTaskResult{}
@@ -3704,6 +4389,13 @@ func (x *CreateTaskResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x Cursor) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Cursor.
 func (x *Cursor) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -3725,6 +4417,22 @@ func (x Cursor) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Cursor) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ElicitRequest object.
@@ -3804,6 +4512,26 @@ func (x ElicitRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestFormParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestFormParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("requestedSchema")
+		x.RequestedSchema.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ElicitRequestFormParams object.
@@ -3898,6 +4626,22 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestFormParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestFormParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ElicitRequestFormParamsMeta object.
 func (x *ElicitRequestFormParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitRequestFormParamsMeta{}
@@ -3944,6 +4688,26 @@ func (x ElicitRequestFormParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequestFormParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestFormParamsRequestedSchema) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestFormParamsRequestedSchema) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("properties")
+		for _, k := range wireimpl.SortedKeys(x.Properties) {
+			ep := (&fp).Member(k)
+			ev := x.Properties[k]
+			ev.encodable(c, &ep)
+		}
+	}
 }
 
 // DecodeJSON reads a ElicitRequestFormParamsRequestedSchema object.
@@ -4026,6 +4790,30 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.ElicitRequestURLParams != nil {
+		n++
+		x.ElicitRequestURLParams.encodable(c, p)
+	}
+	if x.ElicitRequestFormParams != nil {
+		n++
+		x.ElicitRequestFormParams.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ElicitRequestParams", n, "ElicitRequestURLParams, ElicitRequestFormParams")
+	}
+}
+
 // DecodeJSON reads whichever member of ElicitRequestParams the value is.
 func (x *ElicitRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitRequestParams{}
@@ -4104,7 +4892,8 @@ func (x *ElicitRequestParams) decodeFirst(d *wireimpl.Decoder, mask, others uint
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ElicitRequestParams) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.ElicitRequestURLParams != nil:
@@ -4151,6 +4940,22 @@ func (x ElicitRequestParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestURLParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestURLParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ElicitRequestURLParams object.
@@ -4254,6 +5059,22 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestURLParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestURLParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ElicitRequestURLParamsMeta object.
 func (x *ElicitRequestURLParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitRequestURLParamsMeta{}
@@ -4300,6 +5121,26 @@ func (x ElicitRequestURLParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequestURLParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Content != nil {
+		fp := p.Member("content")
+		for _, k := range wireimpl.SortedKeys(x.Content) {
+			ep := (&fp).Member(k)
+			ev := x.Content[k]
+			ev.encodable(c, &ep)
+		}
+	}
 }
 
 // DecodeJSON reads a ElicitResult object.
@@ -4372,6 +5213,13 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x ElicitResultAction) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ElicitResultAction.
 func (x *ElicitResultAction) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -4393,6 +5241,34 @@ func (x ElicitResultAction) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitResultAction) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitResultContentValue) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitResultContentValue) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Array != nil {
+		n++
+	}
+	if x.String.Set {
+		n++
+	}
+	if x.Number.Set {
+		n++
+	}
+	if x.Boolean.Set {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ElicitResultContentValue", n, "Array, String, Number, Boolean")
+	}
 }
 
 // DecodeJSON reads whichever member of ElicitResultContentValue the value is.
@@ -4467,7 +5343,8 @@ func (x *ElicitResultContentValue) decodeFirst(d *wireimpl.Decoder, mask, others
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ElicitResultContentValue) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Array != nil:
@@ -4513,6 +5390,13 @@ func (x ElicitResultContentValue) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitResultContentValue) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitationCompleteNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ElicitationCompleteNotification object.
@@ -4584,6 +5468,13 @@ func (x *ElicitationCompleteNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitationCompleteNotificationParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ElicitationCompleteNotificationParams object.
 func (x *ElicitationCompleteNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitationCompleteNotificationParams{}
@@ -4631,6 +5522,22 @@ func (x ElicitationCompleteNotificationParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitationCompleteNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *EmbeddedResource) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *EmbeddedResource) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("resource")
+		x.Resource.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a EmbeddedResource object.
@@ -4714,6 +5621,28 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *EmbeddedResourceResource) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *EmbeddedResourceResource) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextResourceContents != nil {
+		n++
+	}
+	if x.BlobResourceContents != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.EmbeddedResourceResource", n, "TextResourceContents, BlobResourceContents")
+	}
+}
+
 // DecodeJSON reads whichever member of EmbeddedResourceResource the value is.
 func (x *EmbeddedResourceResource) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = EmbeddedResourceResource{}
@@ -4776,7 +5705,8 @@ func (x *EmbeddedResourceResource) decodeFirst(d *wireimpl.Decoder, mask, others
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *EmbeddedResourceResource) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextResourceContents != nil:
@@ -4823,6 +5753,37 @@ func (x EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *EnumSchema) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *EnumSchema) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.UntitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.UntitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.LegacyTitledEnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.EnumSchema", n, "UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema, LegacyTitledEnumSchema")
+	}
 }
 
 // DecodeJSON reads whichever member of EnumSchema the value is.
@@ -4912,7 +5873,8 @@ func (x *EnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *EnumSchema) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.UntitledSingleSelectEnumSchema != nil:
@@ -4982,6 +5944,13 @@ func (x *EnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Error) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Error object.
 func (x *Error) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Error{}
@@ -5049,6 +6018,22 @@ func (x Error) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Error) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetPromptRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetPromptRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a GetPromptRequest object.
@@ -5130,6 +6115,22 @@ func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetPromptRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetPromptRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a GetPromptRequestParams object.
 func (x *GetPromptRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetPromptRequestParams{}
@@ -5200,6 +6201,22 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetPromptRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetPromptRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a GetPromptRequestParamsMeta object.
 func (x *GetPromptRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetPromptRequestParamsMeta{}
@@ -5246,6 +6263,25 @@ func (x GetPromptRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetPromptRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetPromptResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetPromptResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("messages")
+		for i := range x.Messages {
+			ep := (&fp).Elem(i)
+			x.Messages[i].encodable(c, &ep)
+		}
+	}
 }
 
 // DecodeJSON reads a GetPromptResult object.
@@ -5317,6 +6353,13 @@ func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskPayloadRequest) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a GetTaskPayloadRequest object.
@@ -5398,6 +6441,13 @@ func (x *GetTaskPayloadRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskPayloadRequestParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a GetTaskPayloadRequestParams object.
 func (x *GetTaskPayloadRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskPayloadRequestParams{}
@@ -5447,6 +6497,13 @@ func (x *GetTaskPayloadRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskPayloadResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a GetTaskPayloadResult object.
 func (x *GetTaskPayloadResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskPayloadResult{}
@@ -5494,6 +6551,13 @@ func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetTaskPayloadResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskRequest) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a GetTaskRequest object.
@@ -5575,6 +6639,13 @@ func (x *GetTaskRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskRequestParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a GetTaskRequestParams object.
 func (x *GetTaskRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskRequestParams{}
@@ -5622,6 +6693,22 @@ func (x GetTaskRequestParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetTaskRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("ttl")
+		x.TTL.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a GetTaskResult object.
@@ -5746,6 +6833,28 @@ func (x *GetTaskResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResultTtl) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResultTtl) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.GetTaskResultTtl", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of GetTaskResultTtl the value is.
 func (x *GetTaskResultTtl) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskResultTtl{}
@@ -5805,7 +6914,8 @@ func (x *GetTaskResultTtl) decodeFirst(d *wireimpl.Decoder, mask, others uint64)
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *GetTaskResultTtl) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -5843,6 +6953,13 @@ func (x GetTaskResultTtl) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetTaskResultTtl) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Icon) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Icon object.
@@ -5926,6 +7043,13 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x IconTheme) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a IconTheme.
 func (x *IconTheme) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -5947,6 +7071,13 @@ func (x IconTheme) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *IconTheme) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Icons) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Icons object.
@@ -5995,6 +7126,13 @@ func (x Icons) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Icons) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ImageContent) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ImageContent object.
@@ -6086,6 +7224,13 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Implementation) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Implementation object.
@@ -6190,6 +7335,22 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InitializeRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *InitializeRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a InitializeRequest object.
 func (x *InitializeRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InitializeRequest{}
@@ -6267,6 +7428,22 @@ func (x InitializeRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InitializeRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *InitializeRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a InitializeRequestParams object.
@@ -6349,6 +7526,22 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InitializeRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *InitializeRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a InitializeRequestParamsMeta object.
 func (x *InitializeRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InitializeRequestParamsMeta{}
@@ -6395,6 +7588,13 @@ func (x InitializeRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InitializeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InitializeResult) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a InitializeResult object.
@@ -6488,6 +7688,13 @@ func (x *InitializeResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InitializedNotification) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a InitializedNotification object.
 func (x *InitializedNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InitializedNotification{}
@@ -6556,6 +7763,13 @@ func (x InitializedNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InitializedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCErrorResponse) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a JSONRPCErrorResponse object.
@@ -6627,6 +7841,34 @@ func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCMessage) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *JSONRPCMessage) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.JSONRPCRequest != nil {
+		n++
+	}
+	if x.JSONRPCNotification != nil {
+		n++
+	}
+	if x.JSONRPCResultResponse != nil {
+		n++
+	}
+	if x.JSONRPCErrorResponse != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.JSONRPCMessage", n, "JSONRPCRequest, JSONRPCNotification, JSONRPCResultResponse, JSONRPCErrorResponse")
+	}
+}
+
 // DecodeJSON reads whichever member of JSONRPCMessage the value is.
 func (x *JSONRPCMessage) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = JSONRPCMessage{}
@@ -6695,7 +7937,8 @@ func (x *JSONRPCMessage) decodeFirst(d *wireimpl.Decoder, mask, others uint64) e
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *JSONRPCMessage) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.JSONRPCRequest != nil:
@@ -6757,6 +8000,13 @@ func (x JSONRPCMessage) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCMessage) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a JSONRPCNotification object.
@@ -6826,6 +8076,13 @@ func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCRequest) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a JSONRPCRequest object.
@@ -6907,6 +8164,28 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCResponse) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *JSONRPCResponse) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.JSONRPCResultResponse != nil {
+		n++
+	}
+	if x.JSONRPCErrorResponse != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.JSONRPCResponse", n, "JSONRPCResultResponse, JSONRPCErrorResponse")
+	}
+}
+
 // DecodeJSON reads whichever member of JSONRPCResponse the value is.
 func (x *JSONRPCResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = JSONRPCResponse{}
@@ -6969,7 +8248,8 @@ func (x *JSONRPCResponse) decodeFirst(d *wireimpl.Decoder, mask, others uint64) 
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *JSONRPCResponse) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.JSONRPCResultResponse != nil:
@@ -7016,6 +8296,13 @@ func (x JSONRPCResponse) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCResultResponse) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a JSONRPCResultResponse object.
@@ -7085,6 +8372,13 @@ func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCResultResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *LegacyTitledEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a LegacyTitledEnumSchema object.
@@ -7189,6 +8483,22 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListPromptsRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListPromptsRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ListPromptsRequest object.
 func (x *ListPromptsRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListPromptsRequest{}
@@ -7269,6 +8579,13 @@ func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListPromptsResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListPromptsResult object.
 func (x *ListPromptsResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListPromptsResult{}
@@ -7338,6 +8655,22 @@ func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListResourceTemplatesRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListResourceTemplatesRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ListResourceTemplatesRequest object.
@@ -7420,6 +8753,13 @@ func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListResourceTemplatesResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListResourceTemplatesResult object.
 func (x *ListResourceTemplatesResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListResourceTemplatesResult{}
@@ -7489,6 +8829,22 @@ func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListResourcesRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListResourcesRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ListResourcesRequest object.
@@ -7571,6 +8927,13 @@ func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListResourcesResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListResourcesResult object.
 func (x *ListResourcesResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListResourcesResult{}
@@ -7640,6 +9003,22 @@ func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListRootsRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListRootsRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ListRootsRequest object.
@@ -7722,6 +9101,13 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListRootsResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListRootsResult object.
 func (x *ListRootsResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListRootsResult{}
@@ -7780,6 +9166,22 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListTasksRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListTasksRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ListTasksRequest object.
@@ -7862,6 +9264,25 @@ func (x *ListTasksRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListTasksResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListTasksResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("tasks")
+		for i := range x.Tasks {
+			ep := (&fp).Elem(i)
+			x.Tasks[i].encodable(c, &ep)
+		}
+	}
+}
+
 // DecodeJSON reads a ListTasksResult object.
 func (x *ListTasksResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListTasksResult{}
@@ -7931,6 +9352,22 @@ func (x ListTasksResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListTasksResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListToolsRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListToolsRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ListToolsRequest object.
@@ -8013,6 +9450,13 @@ func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListToolsResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListToolsResult object.
 func (x *ListToolsResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListToolsResult{}
@@ -8084,6 +9528,13 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x LoggingLevel) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a LoggingLevel.
 func (x *LoggingLevel) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -8105,6 +9556,13 @@ func (x LoggingLevel) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *LoggingLevel) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *LoggingMessageNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a LoggingMessageNotification object.
@@ -8174,6 +9632,13 @@ func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *LoggingMessageNotificationParams) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a LoggingMessageNotificationParams object.
@@ -8257,6 +9722,13 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ModelHint) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ModelHint object.
 func (x *ModelHint) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ModelHint{}
@@ -8304,6 +9776,13 @@ func (x ModelHint) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ModelHint) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ModelPreferences) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ModelPreferences object.
@@ -8387,6 +9866,28 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *MultiSelectEnumSchema) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *MultiSelectEnumSchema) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.UntitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.MultiSelectEnumSchema", n, "UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema")
+	}
+}
+
 // DecodeJSON reads whichever member of MultiSelectEnumSchema the value is.
 func (x *MultiSelectEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = MultiSelectEnumSchema{}
@@ -8449,7 +9950,8 @@ func (x *MultiSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others ui
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *MultiSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.UntitledMultiSelectEnumSchema != nil:
@@ -8496,6 +9998,13 @@ func (x MultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *MultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Notification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Notification object.
@@ -8557,6 +10066,13 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *NotificationParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a NotificationParams object.
 func (x *NotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = NotificationParams{}
@@ -8604,6 +10120,13 @@ func (x NotificationParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *NumberSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a NumberSchema object.
@@ -8710,6 +10233,13 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x NumberSchemaType) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a NumberSchemaType.
 func (x *NumberSchemaType) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -8731,6 +10261,22 @@ func (x NumberSchemaType) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *NumberSchemaType) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PaginatedRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PaginatedRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a PaginatedRequest object.
@@ -8813,6 +10359,22 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PaginatedRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PaginatedRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a PaginatedRequestParams object.
 func (x *PaginatedRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PaginatedRequestParams{}
@@ -8873,6 +10435,22 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PaginatedRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PaginatedRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a PaginatedRequestParamsMeta object.
 func (x *PaginatedRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PaginatedRequestParamsMeta{}
@@ -8919,6 +10497,13 @@ func (x PaginatedRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PaginatedRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PaginatedResult) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a PaginatedResult object.
@@ -8979,6 +10564,22 @@ func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PingRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PingRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a PingRequest object.
@@ -9059,6 +10660,46 @@ func (x PingRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PingRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PrimitiveSchemaDefinition) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PrimitiveSchemaDefinition) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.StringSchema != nil {
+		n++
+	}
+	if x.NumberSchema != nil {
+		n++
+	}
+	if x.BooleanSchema != nil {
+		n++
+	}
+	if x.UntitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.UntitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.LegacyTitledEnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.PrimitiveSchemaDefinition", n, "StringSchema, NumberSchema, BooleanSchema, UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema, LegacyTitledEnumSchema")
+	}
 }
 
 // DecodeJSON reads whichever member of PrimitiveSchemaDefinition the value is.
@@ -9163,7 +10804,8 @@ func (x *PrimitiveSchemaDefinition) decodeFirst(d *wireimpl.Decoder, mask, other
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *PrimitiveSchemaDefinition) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.StringSchema != nil:
@@ -9254,6 +10896,22 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ProgressNotification) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ProgressNotification) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ProgressNotification object.
 func (x *ProgressNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ProgressNotification{}
@@ -9321,6 +10979,22 @@ func (x ProgressNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ProgressNotificationParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ProgressNotificationParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ProgressNotificationParams object.
@@ -9415,6 +11089,28 @@ func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ProgressToken) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ProgressToken) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.String.Set {
+		n++
+	}
+	if x.Integer.Set {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ProgressToken", n, "String, Integer")
+	}
+}
+
 // DecodeJSON reads whichever member of ProgressToken the value is.
 func (x *ProgressToken) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ProgressToken{}
@@ -9474,7 +11170,8 @@ func (x *ProgressToken) decodeFirst(d *wireimpl.Decoder, mask, others uint64) er
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ProgressToken) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.String.Set:
@@ -9512,6 +11209,13 @@ func (x ProgressToken) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ProgressToken) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Prompt) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Prompt object.
@@ -9616,6 +11320,13 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PromptArgument) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a PromptArgument object.
 func (x *PromptArgument) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PromptArgument{}
@@ -9698,6 +11409,13 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PromptListChangedNotification) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a PromptListChangedNotification object.
 func (x *PromptListChangedNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PromptListChangedNotification{}
@@ -9768,6 +11486,22 @@ func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PromptMessage) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PromptMessage) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("content")
+		x.Content.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a PromptMessage object.
 func (x *PromptMessage) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PromptMessage{}
@@ -9825,6 +11559,13 @@ func (x PromptMessage) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PromptReference) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a PromptReference object.
@@ -9895,6 +11636,22 @@ func (x PromptReference) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PromptReference) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ReadResourceRequest object.
@@ -9976,6 +11733,22 @@ func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ReadResourceRequestParams object.
 func (x *ReadResourceRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ReadResourceRequestParams{}
@@ -10036,6 +11809,22 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ReadResourceRequestParamsMeta object.
 func (x *ReadResourceRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ReadResourceRequestParamsMeta{}
@@ -10082,6 +11871,25 @@ func (x ReadResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("contents")
+		for i := range x.Contents {
+			ep := (&fp).Elem(i)
+			x.Contents[i].encodable(c, &ep)
+		}
+	}
 }
 
 // DecodeJSON reads a ReadResourceResult object.
@@ -10142,6 +11950,28 @@ func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceResultContentsItem) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceResultContentsItem) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextResourceContents != nil {
+		n++
+	}
+	if x.BlobResourceContents != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ReadResourceResultContentsItem", n, "TextResourceContents, BlobResourceContents")
+	}
 }
 
 // DecodeJSON reads whichever member of ReadResourceResultContentsItem the value is.
@@ -10206,7 +12036,8 @@ func (x *ReadResourceResultContentsItem) decodeFirst(d *wireimpl.Decoder, mask, 
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ReadResourceResultContentsItem) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextResourceContents != nil:
@@ -10253,6 +12084,13 @@ func (x ReadResourceResultContentsItem) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceResultContentsItem) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *RelatedTaskMetadata) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a RelatedTaskMetadata object.
@@ -10302,6 +12140,13 @@ func (x RelatedTaskMetadata) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *RelatedTaskMetadata) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Request) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Request object.
@@ -10363,6 +12208,22 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *RequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *RequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a RequestParams object.
 func (x *RequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = RequestParams{}
@@ -10412,6 +12273,22 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *RequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *RequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a RequestParamsMeta object.
 func (x *RequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = RequestParamsMeta{}
@@ -10458,6 +12335,13 @@ func (x RequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Resource) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Resource object.
@@ -10595,6 +12479,13 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceContents) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResourceContents object.
 func (x *ResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceContents{}
@@ -10664,6 +12555,13 @@ func (x ResourceContents) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceLink) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ResourceLink object.
@@ -10811,6 +12709,13 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceListChangedNotification) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResourceListChangedNotification object.
 func (x *ResourceListChangedNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceListChangedNotification{}
@@ -10881,6 +12786,22 @@ func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ResourceRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ResourceRequestParams object.
 func (x *ResourceRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceRequestParams{}
@@ -10941,6 +12862,22 @@ func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ResourceRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ResourceRequestParamsMeta object.
 func (x *ResourceRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceRequestParamsMeta{}
@@ -10987,6 +12924,13 @@ func (x ResourceRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceTemplate) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ResourceTemplate object.
@@ -11113,6 +13057,13 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceTemplateReference) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResourceTemplateReference object.
 func (x *ResourceTemplateReference) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceTemplateReference{}
@@ -11170,6 +13121,13 @@ func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceUpdatedNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ResourceUpdatedNotification object.
@@ -11241,6 +13199,13 @@ func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceUpdatedNotificationParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResourceUpdatedNotificationParams object.
 func (x *ResourceUpdatedNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceUpdatedNotificationParams{}
@@ -11301,6 +13266,13 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Result) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Result object.
 func (x *Result) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Result{}
@@ -11350,6 +13322,13 @@ func (x *Result) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x Role) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Role.
 func (x *Role) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -11371,6 +13350,13 @@ func (x Role) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Role) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Root) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Root object.
@@ -11444,6 +13430,13 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *RootsListChangedNotification) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a RootsListChangedNotification object.
 func (x *RootsListChangedNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = RootsListChangedNotification{}
@@ -11514,6 +13507,22 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SamplingMessage) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SamplingMessage) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("content")
+		x.Content.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a SamplingMessage object.
 func (x *SamplingMessage) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SamplingMessage{}
@@ -11582,6 +13591,45 @@ func (x SamplingMessage) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SamplingMessageContent) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SamplingMessageContent) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextContent != nil {
+		n++
+	}
+	if x.ImageContent != nil {
+		n++
+	}
+	if x.AudioContent != nil {
+		n++
+	}
+	if x.ToolUseContent != nil {
+		n++
+	}
+	if x.ToolResultContent != nil {
+		n++
+		x.ToolResultContent.encodable(c, p)
+	}
+	if x.Array != nil {
+		n++
+		for i := range x.Array {
+			ep := (p).Elem(i)
+			x.Array[i].encodable(c, &ep)
+		}
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.SamplingMessageContent", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, Array")
+	}
 }
 
 // DecodeJSON reads whichever member of SamplingMessageContent the value is.
@@ -11683,7 +13731,8 @@ func (x *SamplingMessageContent) decodeFirst(d *wireimpl.Decoder, mask, others u
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *SamplingMessageContent) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextContent != nil:
@@ -11758,6 +13807,38 @@ func (x SamplingMessageContent) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SamplingMessageContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SamplingMessageContentBlock) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SamplingMessageContentBlock) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextContent != nil {
+		n++
+	}
+	if x.ImageContent != nil {
+		n++
+	}
+	if x.AudioContent != nil {
+		n++
+	}
+	if x.ToolUseContent != nil {
+		n++
+	}
+	if x.ToolResultContent != nil {
+		n++
+		x.ToolResultContent.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.SamplingMessageContentBlock", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent")
+	}
 }
 
 // DecodeJSON reads whichever member of SamplingMessageContentBlock the value is.
@@ -11853,7 +13934,8 @@ func (x *SamplingMessageContentBlock) decodeFirst(d *wireimpl.Decoder, mask, oth
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *SamplingMessageContentBlock) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextContent != nil:
@@ -11921,6 +14003,13 @@ func (x SamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SamplingMessageContentBlock) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilities) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ServerCapabilities object.
@@ -12035,6 +14124,13 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesPrompts) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ServerCapabilitiesPrompts object.
 func (x *ServerCapabilitiesPrompts) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ServerCapabilitiesPrompts{}
@@ -12082,6 +14178,13 @@ func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesResources) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ServerCapabilitiesResources object.
@@ -12142,6 +14245,13 @@ func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesTasks) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ServerCapabilitiesTasks object.
@@ -12213,6 +14323,13 @@ func (x *ServerCapabilitiesTasks) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesTasksRequests) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ServerCapabilitiesTasksRequests object.
 func (x *ServerCapabilitiesTasksRequests) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ServerCapabilitiesTasksRequests{}
@@ -12260,6 +14377,13 @@ func (x ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerCapabilitiesTasksRequests) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesTasksRequestsTools) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ServerCapabilitiesTasksRequestsTools object.
@@ -12310,6 +14434,13 @@ func (x *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(data []byte) error 
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesTools) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ServerCapabilitiesTools object.
 func (x *ServerCapabilitiesTools) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ServerCapabilitiesTools{}
@@ -12357,6 +14488,51 @@ func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerNotification) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ServerNotification) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.CancelledNotification != nil {
+		n++
+	}
+	if x.ProgressNotification != nil {
+		n++
+		x.ProgressNotification.encodable(c, p)
+	}
+	if x.ResourceListChangedNotification != nil {
+		n++
+	}
+	if x.ResourceUpdatedNotification != nil {
+		n++
+	}
+	if x.PromptListChangedNotification != nil {
+		n++
+	}
+	if x.ToolListChangedNotification != nil {
+		n++
+	}
+	if x.TaskStatusNotification != nil {
+		n++
+		x.TaskStatusNotification.encodable(c, p)
+	}
+	if x.LoggingMessageNotification != nil {
+		n++
+	}
+	if x.ElicitationCompleteNotification != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ServerNotification", n, "CancelledNotification, ProgressNotification, ResourceListChangedNotification, ResourceUpdatedNotification, PromptListChangedNotification, ToolListChangedNotification, TaskStatusNotification, LoggingMessageNotification, ElicitationCompleteNotification")
+	}
 }
 
 // DecodeJSON reads whichever member of ServerNotification the value is.
@@ -12472,7 +14648,8 @@ func (x *ServerNotification) decodeFirst(d *wireimpl.Decoder, mask, others uint6
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ServerNotification) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.CancelledNotification != nil:
@@ -12568,6 +14745,51 @@ func (x ServerNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ServerRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.PingRequest != nil {
+		n++
+		x.PingRequest.encodable(c, p)
+	}
+	if x.GetTaskRequest != nil {
+		n++
+	}
+	if x.GetTaskPayloadRequest != nil {
+		n++
+	}
+	if x.CancelTaskRequest != nil {
+		n++
+	}
+	if x.ListTasksRequest != nil {
+		n++
+		x.ListTasksRequest.encodable(c, p)
+	}
+	if x.CreateMessageRequest != nil {
+		n++
+		x.CreateMessageRequest.encodable(c, p)
+	}
+	if x.ListRootsRequest != nil {
+		n++
+		x.ListRootsRequest.encodable(c, p)
+	}
+	if x.ElicitRequest != nil {
+		n++
+		x.ElicitRequest.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ServerRequest", n, "PingRequest, GetTaskRequest, GetTaskPayloadRequest, CancelTaskRequest, ListTasksRequest, CreateMessageRequest, ListRootsRequest, ElicitRequest")
+	}
 }
 
 // DecodeJSON reads whichever member of ServerRequest the value is.
@@ -12678,7 +14900,8 @@ func (x *ServerRequest) decodeFirst(d *wireimpl.Decoder, mask, others uint64) er
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ServerRequest) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.PingRequest != nil:
@@ -12767,6 +14990,70 @@ func (x ServerRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ServerResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Result != nil {
+		n++
+	}
+	if x.InitializeResult != nil {
+		n++
+	}
+	if x.ListResourcesResult != nil {
+		n++
+	}
+	if x.ListResourceTemplatesResult != nil {
+		n++
+	}
+	if x.ReadResourceResult != nil {
+		n++
+		x.ReadResourceResult.encodable(c, p)
+	}
+	if x.ListPromptsResult != nil {
+		n++
+	}
+	if x.GetPromptResult != nil {
+		n++
+		x.GetPromptResult.encodable(c, p)
+	}
+	if x.ListToolsResult != nil {
+		n++
+	}
+	if x.CallToolResult != nil {
+		n++
+		x.CallToolResult.encodable(c, p)
+	}
+	if x.GetTaskResult != nil {
+		n++
+		x.GetTaskResult.encodable(c, p)
+	}
+	if x.GetTaskPayloadResult != nil {
+		n++
+	}
+	if x.CancelTaskResult != nil {
+		n++
+		x.CancelTaskResult.encodable(c, p)
+	}
+	if x.ListTasksResult != nil {
+		n++
+		x.ListTasksResult.encodable(c, p)
+	}
+	if x.CompleteResult != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ServerResult", n, "Result, InitializeResult, ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, ListPromptsResult, GetPromptResult, ListToolsResult, CallToolResult, GetTaskResult, GetTaskPayloadResult, CancelTaskResult, ListTasksResult, CompleteResult")
+	}
 }
 
 // DecodeJSON reads whichever member of ServerResult the value is.
@@ -12867,7 +15154,8 @@ func (x *ServerResult) decodeFirst(d *wireimpl.Decoder, mask, others uint64) err
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ServerResult) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Result != nil:
@@ -13000,6 +15288,22 @@ func (x *ServerResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SetLevelRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SetLevelRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a SetLevelRequest object.
 func (x *SetLevelRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SetLevelRequest{}
@@ -13079,6 +15383,22 @@ func (x *SetLevelRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SetLevelRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SetLevelRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a SetLevelRequestParams object.
 func (x *SetLevelRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SetLevelRequestParams{}
@@ -13139,6 +15459,22 @@ func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SetLevelRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SetLevelRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a SetLevelRequestParamsMeta object.
 func (x *SetLevelRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SetLevelRequestParamsMeta{}
@@ -13185,6 +15521,28 @@ func (x SetLevelRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SetLevelRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SingleSelectEnumSchema) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SingleSelectEnumSchema) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.UntitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.SingleSelectEnumSchema", n, "UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema")
+	}
 }
 
 // DecodeJSON reads whichever member of SingleSelectEnumSchema the value is.
@@ -13249,7 +15607,8 @@ func (x *SingleSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others u
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *SingleSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.UntitledSingleSelectEnumSchema != nil:
@@ -13296,6 +15655,13 @@ func (x SingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *StringSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a StringSchema object.
@@ -13413,6 +15779,13 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x StringSchemaFormat) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a StringSchemaFormat.
 func (x *StringSchemaFormat) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -13434,6 +15807,22 @@ func (x StringSchemaFormat) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *StringSchemaFormat) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SubscribeRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SubscribeRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a SubscribeRequest object.
@@ -13515,6 +15904,22 @@ func (x *SubscribeRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SubscribeRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SubscribeRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a SubscribeRequestParams object.
 func (x *SubscribeRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscribeRequestParams{}
@@ -13575,6 +15980,22 @@ func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SubscribeRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SubscribeRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a SubscribeRequestParamsMeta object.
 func (x *SubscribeRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscribeRequestParamsMeta{}
@@ -13621,6 +16042,22 @@ func (x SubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SubscribeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Task) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *Task) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x40) == 0 {
+		fp := p.Member("ttl")
+		x.TTL.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a Task object.
@@ -13734,6 +16171,28 @@ func (x *Task) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskTtl) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskTtl) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.TaskTtl", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of TaskTtl the value is.
 func (x *TaskTtl) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskTtl{}
@@ -13793,7 +16252,8 @@ func (x *TaskTtl) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskTtl) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -13831,6 +16291,22 @@ func (x TaskTtl) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskTtl) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskAugmentedRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskAugmentedRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a TaskAugmentedRequestParams object.
@@ -13893,6 +16369,22 @@ func (x *TaskAugmentedRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskAugmentedRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskAugmentedRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a TaskAugmentedRequestParamsMeta object.
 func (x *TaskAugmentedRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskAugmentedRequestParamsMeta{}
@@ -13939,6 +16431,13 @@ func (x TaskAugmentedRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskAugmentedRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskMetadata) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a TaskMetadata object.
@@ -13990,6 +16489,13 @@ func (x *TaskMetadata) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x TaskStatus) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TaskStatus.
 func (x *TaskStatus) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -14011,6 +16517,22 @@ func (x TaskStatus) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatus) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotification) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotification) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a TaskStatusNotification object.
@@ -14080,6 +16602,22 @@ func (x TaskStatusNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("ttl")
+		x.TTL.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a TaskStatusNotificationParams object.
@@ -14204,6 +16742,28 @@ func (x *TaskStatusNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParamsTtl) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParamsTtl) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.TaskStatusNotificationParamsTtl", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of TaskStatusNotificationParamsTtl the value is.
 func (x *TaskStatusNotificationParamsTtl) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskStatusNotificationParamsTtl{}
@@ -14263,7 +16823,8 @@ func (x *TaskStatusNotificationParamsTtl) decodeFirst(d *wireimpl.Decoder, mask,
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskStatusNotificationParamsTtl) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -14301,6 +16862,13 @@ func (x TaskStatusNotificationParamsTtl) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotificationParamsTtl) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TextContent) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a TextContent object.
@@ -14384,6 +16952,13 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TextResourceContents) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TextResourceContents object.
 func (x *TextResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TextResourceContents{}
@@ -14463,6 +17038,13 @@ func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledMultiSelectEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a TitledMultiSelectEnumSchema object.
@@ -14578,6 +17160,13 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledMultiSelectEnumSchemaItems) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TitledMultiSelectEnumSchemaItems object.
 func (x *TitledMultiSelectEnumSchemaItems) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TitledMultiSelectEnumSchemaItems{}
@@ -14625,6 +17214,13 @@ func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a TitledMultiSelectEnumSchemaItemsAnyOfItem object.
@@ -14684,6 +17280,13 @@ func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error)
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledSingleSelectEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a TitledSingleSelectEnumSchema object.
@@ -14778,6 +17381,13 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledSingleSelectEnumSchemaOneOfItem) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TitledSingleSelectEnumSchemaOneOfItem object.
 func (x *TitledSingleSelectEnumSchemaOneOfItem) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TitledSingleSelectEnumSchemaOneOfItem{}
@@ -14835,6 +17445,13 @@ func (x TitledSingleSelectEnumSchemaOneOfItem) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Tool) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Tool object.
@@ -14972,6 +17589,13 @@ func (x *Tool) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolInputSchema) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ToolInputSchema object.
 func (x *ToolInputSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolInputSchema{}
@@ -15052,6 +17676,13 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolOutputSchema) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ToolOutputSchema object.
 func (x *ToolOutputSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolOutputSchema{}
@@ -15130,6 +17761,13 @@ func (x ToolOutputSchema) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolAnnotations) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ToolAnnotations object.
@@ -15225,6 +17863,13 @@ func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolChoice) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ToolChoice object.
 func (x *ToolChoice) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolChoice{}
@@ -15274,6 +17919,13 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x ToolChoiceMode) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ToolChoiceMode.
 func (x *ToolChoiceMode) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -15295,6 +17947,13 @@ func (x ToolChoiceMode) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolChoiceMode) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolExecution) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ToolExecution object.
@@ -15346,6 +18005,13 @@ func (x *ToolExecution) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x ToolExecutionTaskSupport) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ToolExecutionTaskSupport.
 func (x *ToolExecutionTaskSupport) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -15367,6 +18033,13 @@ func (x ToolExecutionTaskSupport) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolExecutionTaskSupport) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolListChangedNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ToolListChangedNotification object.
@@ -15437,6 +18110,25 @@ func (x ToolListChangedNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolResultContent) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ToolResultContent) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("content")
+		for i := range x.Content {
+			ep := (&fp).Elem(i)
+			x.Content[i].encodable(c, &ep)
+		}
+	}
 }
 
 // DecodeJSON reads a ToolResultContent object.
@@ -15540,6 +18232,13 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolUseContent) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ToolUseContent object.
 func (x *ToolUseContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolUseContent{}
@@ -15630,6 +18329,22 @@ func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *URLElicitationRequiredError) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *URLElicitationRequiredError) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("error")
+		x.Error.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a URLElicitationRequiredError object.
 func (x *URLElicitationRequiredError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = URLElicitationRequiredError{}
@@ -15697,6 +18412,22 @@ func (x URLElicitationRequiredError) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *URLElicitationRequiredError) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *URLElicitationRequiredErrorError) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *URLElicitationRequiredErrorError) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("data")
+		x.Data.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a URLElicitationRequiredErrorError object.
@@ -15768,6 +18499,25 @@ func (x *URLElicitationRequiredErrorError) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *URLElicitationRequiredErrorErrorData) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *URLElicitationRequiredErrorErrorData) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("elicitations")
+		for i := range x.Elicitations {
+			ep := (&fp).Elem(i)
+			x.Elicitations[i].encodable(c, &ep)
+		}
+	}
+}
+
 // DecodeJSON reads a URLElicitationRequiredErrorErrorData object.
 func (x *URLElicitationRequiredErrorErrorData) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = URLElicitationRequiredErrorErrorData{}
@@ -15815,6 +18565,22 @@ func (x URLElicitationRequiredErrorErrorData) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *URLElicitationRequiredErrorErrorData) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UnsubscribeRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *UnsubscribeRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a UnsubscribeRequest object.
@@ -15896,6 +18662,22 @@ func (x *UnsubscribeRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UnsubscribeRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *UnsubscribeRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a UnsubscribeRequestParams object.
 func (x *UnsubscribeRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UnsubscribeRequestParams{}
@@ -15956,6 +18738,22 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UnsubscribeRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *UnsubscribeRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a UnsubscribeRequestParamsMeta object.
 func (x *UnsubscribeRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UnsubscribeRequestParamsMeta{}
@@ -16002,6 +18800,13 @@ func (x UnsubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UnsubscribeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UntitledMultiSelectEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a UntitledMultiSelectEnumSchema object.
@@ -16117,6 +18922,13 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UntitledMultiSelectEnumSchemaItems) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a UntitledMultiSelectEnumSchemaItems object.
 func (x *UntitledMultiSelectEnumSchemaItems) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UntitledMultiSelectEnumSchemaItems{}
@@ -16174,6 +18986,13 @@ func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UntitledSingleSelectEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a UntitledSingleSelectEnumSchema object.

@@ -3553,6 +3553,8 @@ type ToolUseContent struct {
 	// This ID is used to match tool results to their corresponding tool uses.
 	ID string
 	// The arguments to pass to the tool, conforming to the tool's input schema.
+	//
+	// Required: nil is written as {}.
 	Input wire.Raw
 	// The name of the tool to call.
 	Name string

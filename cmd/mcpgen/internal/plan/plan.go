@@ -27,6 +27,9 @@ type Package struct {
 	// bindings also serve (facts: compatible).
 	Compatible  []string
 	ResultTypes []*ResultTypeConst
+	// ResultTypeType is the definition the ResultTypes constants are of
+	// (facts: resultType.type), nil when they are untyped.
+	ResultTypeType *Type
 	LogLevels   *LogLevels
 	// MetaKeys are the reserved _meta keys: the members of the *MetaObject
 	// definitions and the unprefixed keys the facts add.
