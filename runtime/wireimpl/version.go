@@ -13,14 +13,22 @@ package wireimpl
 // SupportsGeneratedCode1)". Regenerate the package with the mcpgen of the
 // runtime in use to fix it.
 
-// GeneratedCodeVersion is the seam version mcpgen generates for.
-const GeneratedCodeVersion = 1
+//
+// Versions: 1, the first; 2 adds what Encodable and the checks of values
+// built in Go call (Checker.Union, EncodeErr, Finite, ID, RawKind). Code
+// generated at version 1 uses none of it and still builds.
 
-// RuntimeVersion1 is this runtime's side of the seam.
-type RuntimeVersion1 struct{}
+// GeneratedCodeVersion is the seam version mcpgen generates for.
+const GeneratedCodeVersion = 2
+
+// RuntimeVersion2 is this runtime's side of the seam.
+type RuntimeVersion2 struct{}
 
 // Runtime is what generated code checks its version against.
-var Runtime RuntimeVersion1
+var Runtime RuntimeVersion2
 
 // SupportsGeneratedCode1 marks support for code generated at seam version 1.
-func (RuntimeVersion1) SupportsGeneratedCode1() {}
+func (RuntimeVersion2) SupportsGeneratedCode1() {}
+
+// SupportsGeneratedCode2 marks support for code generated at seam version 2.
+func (RuntimeVersion2) SupportsGeneratedCode2() {}
