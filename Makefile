@@ -38,9 +38,22 @@ NODE_ENV  = $$(./.ci/install-node-tools)
 # module must not gain (go test ./... at the top does not enter them).
 CONTRIB := contrib/otel
 
-.PHONY: generate test check conformance interop oidc-e2e bench fuzz contrib
+.PHONY: generate test check conformance interop oidc-e2e bench fuzz contrib schema-data
 
-generate:
+# Every target that reads the schema stops here, with one message, when the
+# schema data is missing (a clone without ../shared).
+schema-data:
+	@for rev in $(REVISIONS); do \
+	  test -f "$(MCPGEN_SCHEMA_DIR)/$$rev/schema.json" && continue; \
+	  echo "No MCP schema data: $(MCPGEN_SCHEMA_DIR)/$$rev/schema.json does not exist." >&2; \
+	  echo "The schemas come from the schema/ folder of github.com/modelcontextprotocol/modelcontextprotocol" >&2; \
+	  echo "(commit b0f60ba5, whose files cmd/mcpgen/source.go pins by sha256); by default the Makefile reads" >&2; \
+	  echo "them from ../shared/mcp-spec/schema. Point MCPGEN_SCHEMA_DIR at a folder holding <revision>/schema.json:" >&2; \
+	  echo "  make test MCPGEN_SCHEMA_DIR=/path/to/modelcontextprotocol/schema" >&2; \
+	  exit 1; \
+	done
+
+generate: schema-data
 	@for rev in $(REVISIONS); do \
 	  dir=gen/mcp$$(echo $$rev | tr -d -); [ $$rev = $(REVISION) ] && dir=gen/mcp; \
 	  echo "mcpgen -revision $$rev -out $$dir"; \
@@ -62,7 +75,7 @@ contrib:
 	  (cd $$m && go vet ./... && go test ./...) || exit 1; \
 	done
 
-check:
+check: schema-data
 	@tmp=$$(mktemp -d) && trap 'rm -rf $$tmp' EXIT && \
 	for rev in $(REVISIONS); do \
 	  dir=gen/mcp$$(echo $$rev | tr -d -); [ $$rev = $(REVISION) ] && dir=gen/mcp; \
@@ -75,12 +88,12 @@ check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
 # Ends with the scenario counts of every run (the CONFORMANCE lines the tests log).
-conformance:
+conformance: schema-data
 	@out=$$(mktemp) && trap 'rm -f $$out $$out.rc' EXIT && \
 	{ env $(NODE_ENV) go test -count=1 -v -run 'TestConformance' ./cmd/mcp-everything ./cmd/mcp-everything-client; echo $$? >$$out.rc; } | tee $$out && \
 	echo "=== conformance counts ===" && grep -o 'CONFORMANCE .*' $$out | sed 's/^CONFORMANCE //' && exit $$(cat $$out.rc)
 
-interop:
+interop: schema-data
 	env $(NODE_ENV) go test -count=1 -v -run 'TestInterop' ./cmd/mcp-everything ./cmd/mcp-everything-client
 
 # A module of its own (the provider, github.com/zitadel/oidc, is no

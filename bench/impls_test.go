@@ -14,7 +14,6 @@ import (
 
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpgen/mcpgen/gen/mcp"
-	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	gosdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	segjson "github.com/segmentio/encoding/json"
@@ -64,13 +63,13 @@ func impls(p string) []impl {
 		return []impl{
 			{
 				name:     "mcpgen",
-				decode:   func(d []byte) (any, error) { v := new(mcp.ListToolsResult); return v, wireimpl.Decode(d, v) },
+				decode:   func(d []byte) (any, error) { v := new(mcp.ListToolsResult); return v, mcp.Unmarshal(d, v) },
 				validate: func(v any) error { return v.(*mcp.ListToolsResult).Validate() },
-				encode:   func(v any) ([]byte, error) { return wireimpl.Marshal(v.(*mcp.ListToolsResult)) },
+				encode:   func(v any) ([]byte, error) { return mcp.Marshal(v.(*mcp.ListToolsResult)) },
 				summarize: func(v any) summary {
 					r := v.(*mcp.ListToolsResult)
 					s := summary{"count": strconv.Itoa(len(r.Tools)), "ttlMs": strconv.FormatInt(r.TTLMs, 10),
-						"cacheScope": string(r.CacheScope), "resultType": r.ResultType}
+						"cacheScope": string(r.CacheScope), "resultType": string(r.ResultType)}
 					names := make([]string, len(r.Tools))
 					for i, t := range r.Tools {
 						names[i] = t.Name
@@ -129,9 +128,9 @@ func impls(p string) []impl {
 		return []impl{
 			{
 				name:     "mcpgen",
-				decode:   func(d []byte) (any, error) { v := new(mcp.CallToolRequest); return v, wireimpl.Decode(d, v) },
+				decode:   func(d []byte) (any, error) { v := new(mcp.CallToolRequest); return v, mcp.Unmarshal(d, v) },
 				validate: func(v any) error { return v.(*mcp.CallToolRequest).Validate() },
-				encode:   func(v any) ([]byte, error) { return wireimpl.Marshal(v.(*mcp.CallToolRequest)) },
+				encode:   func(v any) ([]byte, error) { return mcp.Marshal(v.(*mcp.CallToolRequest)) },
 				summarize: func(v any) summary {
 					r := v.(*mcp.CallToolRequest)
 					m := r.Params.Meta
@@ -216,12 +215,12 @@ func impls(p string) []impl {
 		return []impl{
 			{
 				name:     "mcpgen",
-				decode:   func(d []byte) (any, error) { v := new(mcp.CallToolResult); return v, wireimpl.Decode(d, v) },
+				decode:   func(d []byte) (any, error) { v := new(mcp.CallToolResult); return v, mcp.Unmarshal(d, v) },
 				validate: func(v any) error { return v.(*mcp.CallToolResult).Validate() },
-				encode:   func(v any) ([]byte, error) { return wireimpl.Marshal(v.(*mcp.CallToolResult)) },
+				encode:   func(v any) ([]byte, error) { return mcp.Marshal(v.(*mcp.CallToolResult)) },
 				summarize: func(v any) summary {
 					r := v.(*mcp.CallToolResult)
-					s := summary{"contentCount": strconv.Itoa(len(r.Content)), "resultType": r.ResultType}
+					s := summary{"contentCount": strconv.Itoa(len(r.Content)), "resultType": string(r.ResultType)}
 					if b, ok := r.IsError.Get(); ok {
 						s["isError"] = strconv.FormatBool(b)
 					}

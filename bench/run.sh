@@ -9,9 +9,12 @@
 #   BENCH=Decode ./run.sh 3   # only benchmarks matching Decode
 #
 # The raw `go test` output is kept in $OUT (default /tmp/mcpgen-bench.txt).
+# BenchmarkEntryPoints (mcp.Unmarshal/mcp.Marshal against encoding/json on
+# the same generated types) follows, in $OUT.entry, unless BENCH is set.
 set -eu
 
 COUNT=${1:-${COUNT:-6}}
+ENTRY=${BENCH:+no}
 BENCH=${BENCH:-'^Benchmark(Decode|Validate|DecodeValidate|Encode)$'}
 OUT=${OUT:-/tmp/mcpgen-bench.txt}
 
@@ -47,3 +50,21 @@ END {
 	bar("callRequest: gosdk encode ns / mcpgen encode ns", median("BenchmarkEncode/callRequest/impl=mcpgen ns"), median("BenchmarkEncode/callRequest/impl=gosdk ns"), 5)
 	bar("callResult: gosdk encode ns / mcpgen encode ns", median("BenchmarkEncode/callResult/impl=mcpgen ns"), median("BenchmarkEncode/callResult/impl=gosdk ns"), 5)
 }' "$OUT"
+
+[ "${ENTRY:-yes}" = no ] && exit 0
+go test -run '^$' -bench '^BenchmarkEntryPoints$' -benchmem -count "$COUNT" >"$OUT.entry"
+echo
+"$BENCHSTAT" -col /path "$OUT.entry"
+awk "$MEDIAN"'
+/^Benchmark/ {
+	name = $1; sub(/-[0-9]+$/, "", name)
+	for (i = 3; i < NF; i++) if ($(i+1) == "ns/op") { val[name, ++cnt[name]] = $i }
+}
+END {
+	print ""
+	print "fast path (medians): encoding/json ns / mcp.Unmarshal or mcp.Marshal ns"
+	d = median("BenchmarkEntryPoints/decodeValidate/toolsList/path=mcp")
+	e = median("BenchmarkEntryPoints/encode/toolsList/path=mcp")
+	if (d > 0) printf "  decode+validate toolsList: %.2fx\n", median("BenchmarkEntryPoints/decodeValidate/toolsList/path=encoding-json") / d
+	if (e > 0) printf "  encode toolsList:          %.2fx\n", median("BenchmarkEntryPoints/encode/toolsList/path=encoding-json") / e
+}' "$OUT.entry"

@@ -37,6 +37,22 @@ type Def struct {
 // Def returns the definition named name, or nil.
 func (d *Document) Def(name string) *Def { return d.byName[name] }
 
+// The JSON Schema dialects the loader reads: the MCP schemas up to
+// 2025-06-18 are draft-07, later ones 2020-12. A document without $schema
+// is read as 2020-12.
+const (
+	Draft07     = "http://json-schema.org/draft-07/schema#"
+	Draft202012 = "https://json-schema.org/draft/2020-12/schema"
+)
+
+// knownDialect reports whether uri names draft-07 or 2020-12, with or
+// without the empty fragment and in either scheme.
+func knownDialect(uri string) bool {
+	u := strings.TrimSuffix(uri, "#")
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "https://"), "http://")
+	return u == "json-schema.org/draft-07/schema" || u == "json-schema.org/draft/2020-12/schema"
+}
+
 // LoadFile reads and loads the schema document at path.
 func LoadFile(path string) (*Document, error) {
 	data, err := os.ReadFile(path)
@@ -78,7 +94,13 @@ func Load(file string, data []byte) (*Document, error) {
 		}
 	}
 	doc := &Document{File: file, byName: map[string]*Def{}, byPointer: map[string]*Schema{}}
-	if v := root.get("$schema"); v != nil && v.kind == '"' {
+	if v := root.get("$schema"); v != nil {
+		if v.kind != '"' {
+			return nil, &Error{File: file, Pointer: "/$schema", Msg: "$schema must be a string naming the JSON Schema dialect"}
+		}
+		if !knownDialect(v.str) {
+			return nil, &Error{File: file, Pointer: "/$schema", Msg: fmt.Sprintf("unknown JSON Schema dialect %q: mcpgen reads draft-07 (%s) and 2020-12 (%s) documents", v.str, Draft07, Draft202012)}
+		}
 		doc.Dialect = v.str
 	}
 	b := &builder{doc: doc}

@@ -163,7 +163,41 @@ func cliCases() []cliCase {
 		{
 			name: "bad package name",
 			args: []string{"-schema", "{dir}/schema.json", "-out", "{out}", "-package", "My-Pkg"},
-			want: []string{`-package "My-Pkg" is not a valid package name`},
+			want: []string{`-package "My-Pkg" is not a valid package name: use lower-case letters, digits and underscores`},
+		},
+		{
+			name: "package name is a keyword",
+			args: []string{"-schema", "{dir}/schema.json", "-out", "{out}", "-package", "func"},
+			want: []string{`-package "func" is a Go keyword`},
+		},
+		{
+			name: "package name starts with a digit",
+			args: []string{"-schema", "{dir}/schema.json", "-out", "{out}", "-package", "2026"},
+			want: []string{`-package "2026" is not a valid package name`},
+		},
+		{
+			name: "package main",
+			args: []string{"-schema", "{dir}/schema.json", "-out", "{out}", "-package", "main"},
+			want: []string{`-package "main" would make a command`},
+		},
+		{
+			name:   "unknown $schema dialect",
+			schema: `{"$schema": "http://json-schema.org/draft-04/schema#", "definitions": {"A": {"type": "string"}}}`,
+			args:   []string{"-schema", "{dir}/schema.json", "-out", "{out}"},
+			want:   []string{`schema.json: /$schema: unknown JSON Schema dialect "http://json-schema.org/draft-04/schema#": mcpgen reads draft-07`},
+		},
+		{
+			name:   "$schema not a string",
+			schema: `{"$schema": 7, "$defs": {"A": {"type": "string"}}}`,
+			args:   []string{"-schema", "{dir}/schema.json", "-out", "{out}"},
+			want:   []string{`schema.json: /$schema: $schema must be a string`},
+		},
+		{
+			name:   "-revision and a -schema in another revision's folder",
+			file:   "2025-11-25/schema.json",
+			schema: `{"$defs": {"A": {"type": "string"}}}`,
+			args:   []string{"-revision", "2026-07-28", "-schema", "{dir}/2025-11-25/schema.json", "-out", "{out}"},
+			want:   []string{`2025-11-25/schema.json: the schema lies in a folder named for revision 2025-11-25, not -revision 2026-07-28`},
 		},
 		{
 			name: "unknown flag",
@@ -208,6 +242,9 @@ func TestCLIErrors(t *testing.T) {
 					file := tc.file
 					if file == "" {
 						file = "schema.json"
+					}
+					if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, file)), 0o755); err != nil {
+						t.Fatal(err)
 					}
 					if err := os.WriteFile(filepath.Join(dir, file), []byte(tc.schema), 0o644); err != nil {
 						t.Fatal(err)

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,43 +65,70 @@ func sourceName(src string) string {
 }
 
 // writeFiles replaces the generated files in dir. Everything is written to
-// a temporary directory first; files are then renamed into place, and
-// generated files that are no longer produced are removed.
+// a temporary directory first, beside the files it replaces, so that the
+// renames stay on one file system: inside dir when dir exists (its parent
+// need not be writable: a module root, a read-only checkout above it), in
+// dir's parent when dir is to be created. Files are then renamed into
+// place, and generated files that are no longer produced are removed.
+// Failures name the folder that could not be written, in one line.
 func writeFiles(dir string, files []emit.File) error {
-	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
-		return fmt.Errorf("%s: %w", dir, err)
+	dir = filepath.Clean(dir)
+	info, err := os.Stat(dir)
+	switch {
+	case err == nil && !info.IsDir():
+		return fmt.Errorf("-out %s: not a directory", dir)
+	case err == nil:
+		return replaceFiles(dir, files)
+	case !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("-out %s: %w", dir, unwrapPath(err))
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(filepath.Clean(dir)), ".mcpgen-")
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("-out %s: cannot create its parent folder: %w", dir, err)
+	}
+	tmp, err := os.MkdirTemp(parent, ".mcpgen-")
 	if err != nil {
-		return fmt.Errorf("%s: %w", dir, err)
+		return fmt.Errorf("-out %s: cannot create it in %s: %w", dir, parent, unwrapPath(err))
 	}
 	defer os.RemoveAll(tmp)
-	keep := map[string]bool{}
-	for _, f := range files {
-		keep[f.Name] = true
-		if err := os.WriteFile(filepath.Join(tmp, f.Name), f.Source, 0o644); err != nil {
-			return fmt.Errorf("%s: %w", dir, err)
-		}
+	if err := writeAll(tmp, files); err != nil {
+		return fmt.Errorf("-out %s: %w", dir, err)
 	}
-	if _, err := os.Stat(dir); os.IsNotExist(err) {
-		if err := os.Rename(tmp, dir); err != nil {
-			return fmt.Errorf("%s: %w", dir, err)
-		}
-		return nil
+	if err := os.Chmod(tmp, 0o755); err != nil { // MkdirTemp makes it 0700
+		return fmt.Errorf("-out %s: %w", dir, err)
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return fmt.Errorf("-out %s: %w", dir, unwrapLink(err))
+	}
+	return nil
+}
+
+// replaceFiles writes files into the existing directory dir, through a
+// temporary directory inside it.
+func replaceFiles(dir string, files []emit.File) error {
+	tmp, err := os.MkdirTemp(dir, ".mcpgen-")
+	if err != nil {
+		return fmt.Errorf("-out %s: cannot write into it: %w", dir, unwrapPath(err))
+	}
+	defer os.RemoveAll(tmp)
+	if err := writeAll(tmp, files); err != nil {
+		return fmt.Errorf("-out %s: %w", dir, err)
 	}
 	old, err := filepath.Glob(filepath.Join(dir, "*_gen.go"))
 	if err != nil {
 		return err
 	}
+	keep := map[string]bool{}
 	for _, f := range files {
+		keep[f.Name] = true
 		if err := os.Rename(filepath.Join(tmp, f.Name), filepath.Join(dir, f.Name)); err != nil {
-			return fmt.Errorf("%s: %w", dir, err)
+			return fmt.Errorf("-out %s: %w", dir, unwrapLink(err))
 		}
 	}
 	for _, o := range old {
 		if !keep[filepath.Base(o)] {
 			if err := os.Remove(o); err != nil {
-				return fmt.Errorf("%s: %w", o, err)
+				return fmt.Errorf("-out %s: %w", dir, unwrapPath(err))
 			}
 		}
 	}
@@ -121,4 +149,23 @@ func findReuse(importPath string) (*plan.Reuse, error) {
 		return nil, fmt.Errorf("-reuse %s: cannot find the package: %s", importPath, msg)
 	}
 	return plan.LoadReuse(importPath, strings.TrimSpace(string(out)))
+}
+
+func writeAll(dir string, files []emit.File) error {
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Source, 0o644); err != nil {
+			return unwrapPath(err)
+		}
+	}
+	return nil
+}
+
+// unwrapLink drops the file names of a rename error (the temporary folder
+// means nothing to the user); the caller names the folder.
+func unwrapLink(err error) error {
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }

@@ -25,8 +25,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/token"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 
 	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/plan"
@@ -40,6 +42,47 @@ func main() {
 }
 
 var revisionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+var packagePattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// checkPackageName accepts the names gofmt-style Go packages have: lower
+// case letters, digits and underscores, starting with a letter, and not a
+// keyword (the generated files would not parse) nor main (a command,
+// which no other package can import).
+func checkPackageName(name string) error {
+	switch {
+	case token.IsKeyword(name):
+		return fmt.Errorf("-package %q is a Go keyword and cannot name a package; pick another name (e.g. mcp)", name)
+	case name == "main":
+		return errors.New(`-package "main" would make a command, which no other package can import; pick another name (e.g. mcp)`)
+	case !packagePattern.MatchString(name):
+		return fmt.Errorf("-package %q is not a valid package name: use lower-case letters, digits and underscores, starting with a letter (e.g. mcp)", name)
+	}
+	return nil
+}
+
+// checkSchemaRevision refuses a -schema file that is known to be of another
+// revision than -revision: the published schema.json of another revision
+// (by its pinned sha256), or a file in a folder named after another
+// revision, as in the mirror's layout <revision>/schema.json. The facts of -revision would
+// otherwise be checked against the wrong schema, or, worse, pass.
+func checkSchemaRevision(path string, data []byte, revision string) error {
+	if rev := identify(data); rev != "" {
+		// Revisions may publish identical files (draft is 2026-07-28 today):
+		// only a pinned -revision is known to differ from another pin.
+		if _, ok := pinned[revision]; ok && rev != revision {
+			return fmt.Errorf("%s: this is the published schema of revision %s, not of -revision %s; drop -revision or pass the %s schema", path, rev, revision, revision)
+		}
+		if rev == revision {
+			return nil
+		}
+	}
+	dir := filepath.Base(filepath.Dir(path))
+	if (dir == "draft" || revisionPattern.MatchString(dir)) && dir != revision {
+		return fmt.Errorf("%s: the schema lies in a folder named for revision %s, not -revision %s; drop -revision or pass the %s schema", path, dir, revision, revision)
+	}
+	return nil
+}
 
 func run(args []string, stderr io.Writer) (err error) {
 	defer func() {
@@ -71,12 +114,17 @@ func run(args []string, stderr io.Writer) (err error) {
 	if *out == "" {
 		return errors.New("-out is required")
 	}
-	if !regexp.MustCompile(`^[a-z][a-z0-9_]*$`).MatchString(*pkgName) {
-		return fmt.Errorf("-package %q is not a valid package name", *pkgName)
+	if err := checkPackageName(*pkgName); err != nil {
+		return err
 	}
 	src, data, err := readSchema(*schemaPath, *revision)
 	if err != nil {
 		return err
+	}
+	if *schemaPath != "" && *revision != "" {
+		if err := checkSchemaRevision(*schemaPath, data, *revision); err != nil {
+			return err
+		}
 	}
 	rev := ""
 	if revisionPattern.MatchString(*revision) {

@@ -5,9 +5,9 @@ package mcp
 // The values of resultType (a result without one is complete).
 const (
 	// ResultTypeComplete is the resultType "complete".
-	ResultTypeComplete = "complete"
+	ResultTypeComplete ResultType = "complete"
 	// ResultTypeInputRequired is the resultType "input_required".
-	ResultTypeInputRequired = "input_required"
+	ResultTypeInputRequired ResultType = "input_required"
 )
 
 // Reserved _meta keys.
@@ -205,6 +205,12 @@ func (x *ListToolsResult) ResultMeta() *ResultMetaObject {
 // NotificationMeta returns the _meta member (nil when absent).
 func (x *LoggingMessageNotificationParams) NotificationMeta() *NotificationMetaObject {
 	return x.Meta
+}
+
+// Declares reports whether MetaObject declares the _meta key key (its other
+// members go to Extra).
+func (MetaObject) Declares(key string) bool {
+	return false
 }
 
 // Declares reports whether NotificationMetaObject declares the _meta key key (its other

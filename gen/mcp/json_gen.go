@@ -9,6 +9,34 @@ import (
 	"math/bits"
 )
 
+// Marshal encodes v, a pointer to a value of any type of this package, as JSON.
+// It is the fast path: json.Marshal(v) calls v.MarshalJSON too, then scans and
+// copies its output again (several times slower on a large result); Marshal
+// returns the generated encoder's output as it is. Like MarshalJSON, it refuses a
+// value Encodable reports (a union holding no member or several). It does not
+// validate: call v.Validate() for the schema's other rules.
+func Marshal(v wireimpl.EncodeJSONer) ([]byte, error) {
+	return wireimpl.Marshal(v)
+}
+
+// Unmarshal decodes data into v, a pointer to a value of any type of this package.
+// It is the fast path: json.Unmarshal(data, v) scans data before calling
+// v.UnmarshalJSON (several times slower on a large result); Unmarshal runs the
+// generated decoder alone. Decoding is case-sensitive and rejects duplicate
+// members, invalid UTF-8, trailing data and nesting deeper than wireimpl.MaxDepth;
+// data is copied, so the caller may reuse it. It does not validate: call
+// v.Validate() for the schema's rules (required members, bounds, formats).
+func Unmarshal(data []byte, v wireimpl.DecodeJSONer) error {
+	return wireimpl.Decode(data, v)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Annotations) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Annotations object.
 func (x *Annotations) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Annotations{}
@@ -79,6 +107,13 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *AudioContent) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a AudioContent object.
 func (x *AudioContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = AudioContent{}
@@ -91,6 +126,7 @@ func (x *AudioContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -169,6 +205,13 @@ func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *BaseMetadata) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a BaseMetadata object.
 func (x *BaseMetadata) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = BaseMetadata{}
@@ -229,6 +272,13 @@ func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *BlobResourceContents) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a BlobResourceContents object.
 func (x *BlobResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = BlobResourceContents{}
@@ -241,6 +291,7 @@ func (x *BlobResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "blob":
 			if seen[0]&uint64(0x2) != 0 {
@@ -307,6 +358,13 @@ func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *BooleanSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a BooleanSchema object.
@@ -391,6 +449,13 @@ func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CacheableResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CacheableResult object.
 func (x *CacheableResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CacheableResult{}
@@ -416,7 +481,7 @@ func (x *CacheableResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			x.ResultType, err = d.Str()
+			err = x.ResultType.DecodeJSON(d)
 		case "ttlMs":
 			if seen[0]&uint64(0x8) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -450,7 +515,7 @@ func (x *CacheableResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("resultType")
-		e.Str(x.ResultType)
+		x.ResultType.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		e.FieldStart("ttlMs")
@@ -469,6 +534,13 @@ func (x CacheableResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CacheableResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x CacheScope) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a CacheScope.
@@ -492,6 +564,22 @@ func (x CacheScope) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CacheScope) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CallToolRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CallToolRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CallToolRequest object.
@@ -571,6 +659,26 @@ func (x CallToolRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CallToolRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CallToolRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+	if x.InputResponses != nil {
+		fp := p.Member("inputResponses")
+		x.InputResponses.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CallToolRequestParams object.
@@ -663,6 +771,25 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CallToolResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CallToolResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("content")
+		for i := range x.Content {
+			ep := (&fp).Elem(i)
+			x.Content[i].encodable(c, &ep)
+		}
+	}
+}
+
 // DecodeJSON reads a CallToolResult object.
 func (x *CallToolResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CallToolResult{}
@@ -695,7 +822,7 @@ func (x *CallToolResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			x.ResultType, err = d.Str()
+			err = x.ResultType.DecodeJSON(d)
 		case "structuredContent":
 			if seen[0]&uint64(0x10) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -733,7 +860,7 @@ func (x *CallToolResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		e.FieldStart("resultType")
-		e.Str(x.ResultType)
+		x.ResultType.EncodeJSON(e)
 	}
 	if x.StructuredContent != nil {
 		e.FieldStart("structuredContent")
@@ -752,6 +879,22 @@ func (x CallToolResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CallToolResultResponse) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CallToolResultResponse) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("result")
+		x.Result.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CallToolResultResponse object.
@@ -821,6 +964,30 @@ func (x CallToolResultResponse) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CallToolResultResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CallToolResultResponseResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CallToolResultResponseResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.InputRequiredResult != nil {
+		n++
+		x.InputRequiredResult.encodable(c, p)
+	}
+	if x.CallToolResult != nil {
+		n++
+		x.CallToolResult.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp.CallToolResultResponseResult", n, "InputRequiredResult, CallToolResult")
+	}
 }
 
 // DecodeJSON reads whichever member of CallToolResultResponseResult the value is.
@@ -901,7 +1068,8 @@ func (x *CallToolResultResponseResult) decodeFirst(d *wireimpl.Decoder, mask, ot
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *CallToolResultResponseResult) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.InputRequiredResult != nil:
@@ -948,6 +1116,13 @@ func (x CallToolResultResponseResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CallToolResultResponseResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelledNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a CancelledNotification object.
@@ -1019,6 +1194,13 @@ func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelledNotificationParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CancelledNotificationParams object.
 func (x *CancelledNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CancelledNotificationParams{}
@@ -1088,6 +1270,13 @@ func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilities) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ClientCapabilities object.
@@ -1180,6 +1369,13 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesElicitation) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ClientCapabilitiesElicitation object.
 func (x *ClientCapabilitiesElicitation) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilitiesElicitation{}
@@ -1238,6 +1434,13 @@ func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesSampling) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ClientCapabilitiesSampling object.
 func (x *ClientCapabilitiesSampling) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilitiesSampling{}
@@ -1294,6 +1497,13 @@ func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ClientNotification object.
@@ -1363,6 +1573,62 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ClientRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.DiscoverRequest != nil {
+		n++
+		x.DiscoverRequest.encodable(c, p)
+	}
+	if x.ListResourcesRequest != nil {
+		n++
+		x.ListResourcesRequest.encodable(c, p)
+	}
+	if x.ListResourceTemplatesRequest != nil {
+		n++
+		x.ListResourceTemplatesRequest.encodable(c, p)
+	}
+	if x.ReadResourceRequest != nil {
+		n++
+		x.ReadResourceRequest.encodable(c, p)
+	}
+	if x.SubscriptionsListenRequest != nil {
+		n++
+		x.SubscriptionsListenRequest.encodable(c, p)
+	}
+	if x.ListPromptsRequest != nil {
+		n++
+		x.ListPromptsRequest.encodable(c, p)
+	}
+	if x.GetPromptRequest != nil {
+		n++
+		x.GetPromptRequest.encodable(c, p)
+	}
+	if x.ListToolsRequest != nil {
+		n++
+		x.ListToolsRequest.encodable(c, p)
+	}
+	if x.CallToolRequest != nil {
+		n++
+		x.CallToolRequest.encodable(c, p)
+	}
+	if x.CompleteRequest != nil {
+		n++
+		x.CompleteRequest.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp.ClientRequest", n, "DiscoverRequest, ListResourcesRequest, ListResourceTemplatesRequest, ReadResourceRequest, SubscriptionsListenRequest, ListPromptsRequest, GetPromptRequest, ListToolsRequest, CallToolRequest, CompleteRequest")
+	}
 }
 
 // DecodeJSON reads whichever member of ClientRequest the value is.
@@ -1483,7 +1749,8 @@ func (x *ClientRequest) decodeFirst(d *wireimpl.Decoder, mask, others uint64) er
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ClientRequest) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.DiscoverRequest != nil:
@@ -1588,6 +1855,22 @@ func (x *ClientRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CompleteRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CompleteRequest object.
 func (x *CompleteRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteRequest{}
@@ -1665,6 +1948,26 @@ func (x CompleteRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CompleteRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("ref")
+		x.Ref.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CompleteRequestParams object.
@@ -1747,6 +2050,13 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequestParamsArgument) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CompleteRequestParamsArgument object.
 func (x *CompleteRequestParamsArgument) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteRequestParamsArgument{}
@@ -1806,6 +2116,13 @@ func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequestParamsContext) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CompleteRequestParamsContext object.
 func (x *CompleteRequestParamsContext) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteRequestParamsContext{}
@@ -1852,6 +2169,28 @@ func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequestParamsRef) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CompleteRequestParamsRef) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.PromptReference != nil {
+		n++
+	}
+	if x.ResourceTemplateReference != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp.CompleteRequestParamsRef", n, "PromptReference, ResourceTemplateReference")
+	}
 }
 
 // DecodeJSON reads whichever member of CompleteRequestParamsRef the value is.
@@ -1932,7 +2271,8 @@ func (x *CompleteRequestParamsRef) decodeFirst(d *wireimpl.Decoder, mask, others
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *CompleteRequestParamsRef) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.PromptReference != nil:
@@ -1981,6 +2321,13 @@ func (x *CompleteRequestParamsRef) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CompleteResult object.
 func (x *CompleteResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteResult{}
@@ -2006,7 +2353,7 @@ func (x *CompleteResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			x.ResultType, err = d.Str()
+			err = x.ResultType.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
@@ -2034,7 +2381,7 @@ func (x *CompleteResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("resultType")
-		e.Str(x.ResultType)
+		x.ResultType.EncodeJSON(e)
 	}
 	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
@@ -2049,6 +2396,13 @@ func (x CompleteResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteResultCompletion) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a CompleteResultCompletion object.
@@ -2122,6 +2476,13 @@ func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteResultResponse) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CompleteResultResponse object.
 func (x *CompleteResultResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteResultResponse{}
@@ -2189,6 +2550,38 @@ func (x CompleteResultResponse) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteResultResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ContentBlock) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ContentBlock) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextContent != nil {
+		n++
+	}
+	if x.ImageContent != nil {
+		n++
+	}
+	if x.AudioContent != nil {
+		n++
+	}
+	if x.ResourceLink != nil {
+		n++
+	}
+	if x.EmbeddedResource != nil {
+		n++
+		x.EmbeddedResource.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp.ContentBlock", n, "TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource")
+	}
 }
 
 // DecodeJSON reads whichever member of ContentBlock the value is.
@@ -2284,7 +2677,8 @@ func (x *ContentBlock) decodeFirst(d *wireimpl.Decoder, mask, others uint64) err
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ContentBlock) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextContent != nil:
@@ -2354,6 +2748,22 @@ func (x *ContentBlock) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateMessageRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateMessageRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CreateMessageRequest object.
 func (x *CreateMessageRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CreateMessageRequest{}
@@ -2411,6 +2821,25 @@ func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateMessageRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateMessageRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("messages")
+		for i := range x.Messages {
+			ep := (&fp).Elem(i)
+			x.Messages[i].encodable(c, &ep)
+		}
+	}
 }
 
 // DecodeJSON reads a CreateMessageRequestParams object.
@@ -2557,6 +2986,13 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x CreateMessageRequestParamsIncludeContext) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CreateMessageRequestParamsIncludeContext.
 func (x *CreateMessageRequestParamsIncludeContext) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -2580,6 +3016,22 @@ func (x *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(data []byte) er
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateMessageResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateMessageResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("content")
+		x.Content.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CreateMessageResult object.
 func (x *CreateMessageResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CreateMessageResult{}
@@ -2592,6 +3044,7 @@ func (x *CreateMessageResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
@@ -2668,6 +3121,45 @@ func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateMessageResultContent) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateMessageResultContent) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextContent != nil {
+		n++
+	}
+	if x.ImageContent != nil {
+		n++
+	}
+	if x.AudioContent != nil {
+		n++
+	}
+	if x.ToolUseContent != nil {
+		n++
+	}
+	if x.ToolResultContent != nil {
+		n++
+		x.ToolResultContent.encodable(c, p)
+	}
+	if x.Array != nil {
+		n++
+		for i := range x.Array {
+			ep := (p).Elem(i)
+			x.Array[i].encodable(c, &ep)
+		}
+	}
+	if n != 1 {
+		c.Union(p, "mcp.CreateMessageResultContent", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, Array")
+	}
 }
 
 // DecodeJSON reads whichever member of CreateMessageResultContent the value is.
@@ -2769,7 +3261,8 @@ func (x *CreateMessageResultContent) decodeFirst(d *wireimpl.Decoder, mask, othe
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *CreateMessageResultContent) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextContent != nil:
@@ -2846,6 +3339,13 @@ func (x *CreateMessageResultContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x Cursor) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Cursor.
 func (x *Cursor) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -2867,6 +3367,22 @@ func (x Cursor) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Cursor) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *DiscoverRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *DiscoverRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a DiscoverRequest object.
@@ -2948,6 +3464,13 @@ func (x *DiscoverRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *DiscoverResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a DiscoverResult object.
 func (x *DiscoverResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = DiscoverResult{}
@@ -2986,7 +3509,7 @@ func (x *DiscoverResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
-			x.ResultType, err = d.Str()
+			err = x.ResultType.DecodeJSON(d)
 		case "supportedVersions":
 			if seen[0]&uint64(0x20) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -3034,7 +3557,7 @@ func (x *DiscoverResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		e.FieldStart("resultType")
-		e.Str(x.ResultType)
+		x.ResultType.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		e.FieldStart("supportedVersions")
@@ -3057,6 +3580,13 @@ func (x DiscoverResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *DiscoverResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *DiscoverResultResponse) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a DiscoverResultResponse object.
@@ -3128,6 +3658,22 @@ func (x *DiscoverResultResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ElicitRequest object.
 func (x *ElicitRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitRequest{}
@@ -3185,6 +3731,22 @@ func (x ElicitRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestFormParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestFormParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("requestedSchema")
+		x.RequestedSchema.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ElicitRequestFormParams object.
@@ -3255,6 +3817,26 @@ func (x ElicitRequestFormParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestFormParamsRequestedSchema) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestFormParamsRequestedSchema) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("properties")
+		for _, k := range wireimpl.SortedKeys(x.Properties) {
+			ep := (&fp).Member(k)
+			ev := x.Properties[k]
+			ev.encodable(c, &ep)
+		}
+	}
 }
 
 // DecodeJSON reads a ElicitRequestFormParamsRequestedSchema object.
@@ -3337,6 +3919,29 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.ElicitRequestFormParams != nil {
+		n++
+		x.ElicitRequestFormParams.encodable(c, p)
+	}
+	if x.ElicitRequestURLParams != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp.ElicitRequestParams", n, "ElicitRequestFormParams, ElicitRequestURLParams")
+	}
+}
+
 // DecodeJSON reads whichever member of ElicitRequestParams the value is.
 func (x *ElicitRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitRequestParams{}
@@ -3415,7 +4020,8 @@ func (x *ElicitRequestParams) decodeFirst(d *wireimpl.Decoder, mask, others uint
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ElicitRequestParams) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.ElicitRequestFormParams != nil:
@@ -3462,6 +4068,13 @@ func (x ElicitRequestParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestURLParams) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ElicitRequestURLParams object.
@@ -3533,6 +4146,26 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Content != nil {
+		fp := p.Member("content")
+		for _, k := range wireimpl.SortedKeys(x.Content) {
+			ep := (&fp).Member(k)
+			ev := x.Content[k]
+			ev.encodable(c, &ep)
+		}
+	}
+}
+
 // DecodeJSON reads a ElicitResult object.
 func (x *ElicitResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitResult{}
@@ -3592,6 +4225,13 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x ElicitResultAction) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ElicitResultAction.
 func (x *ElicitResultAction) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -3613,6 +4253,34 @@ func (x ElicitResultAction) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitResultAction) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitResultContentValue) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitResultContentValue) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Array != nil {
+		n++
+	}
+	if x.String.Set {
+		n++
+	}
+	if x.Number.Set {
+		n++
+	}
+	if x.Boolean.Set {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp.ElicitResultContentValue", n, "Array, String, Number, Boolean")
+	}
 }
 
 // DecodeJSON reads whichever member of ElicitResultContentValue the value is.
@@ -3687,7 +4355,8 @@ func (x *ElicitResultContentValue) decodeFirst(d *wireimpl.Decoder, mask, others
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ElicitResultContentValue) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Array != nil:
@@ -3735,6 +4404,22 @@ func (x *ElicitResultContentValue) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *EmbeddedResource) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *EmbeddedResource) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("resource")
+		x.Resource.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a EmbeddedResource object.
 func (x *EmbeddedResource) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = EmbeddedResource{}
@@ -3747,6 +4432,7 @@ func (x *EmbeddedResource) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -3815,6 +4501,28 @@ func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *EmbeddedResourceResource) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *EmbeddedResourceResource) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextResourceContents != nil {
+		n++
+	}
+	if x.BlobResourceContents != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp.EmbeddedResourceResource", n, "TextResourceContents, BlobResourceContents")
+	}
+}
+
 // DecodeJSON reads whichever member of EmbeddedResourceResource the value is.
 func (x *EmbeddedResourceResource) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = EmbeddedResourceResource{}
@@ -3877,7 +4585,8 @@ func (x *EmbeddedResourceResource) decodeFirst(d *wireimpl.Decoder, mask, others
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *EmbeddedResourceResource) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextResourceContents != nil:
@@ -3924,6 +4633,37 @@ func (x EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *EnumSchema) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *EnumSchema) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.UntitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.UntitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.LegacyTitledEnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp.EnumSchema", n, "UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema, LegacyTitledEnumSchema")
+	}
 }
 
 // DecodeJSON reads whichever member of EnumSchema the value is.
@@ -4013,7 +4753,8 @@ func (x *EnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *EnumSchema) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.UntitledSingleSelectEnumSchema != nil:
@@ -4083,6 +4824,13 @@ func (x *EnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Error) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Error object.
 func (x *Error) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Error{}
@@ -4150,6 +4898,22 @@ func (x Error) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Error) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetPromptRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetPromptRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a GetPromptRequest object.
@@ -4229,6 +4993,26 @@ func (x GetPromptRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetPromptRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetPromptRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+	if x.InputResponses != nil {
+		fp := p.Member("inputResponses")
+		x.InputResponses.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a GetPromptRequestParams object.
@@ -4321,6 +5105,25 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetPromptResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetPromptResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("messages")
+		for i := range x.Messages {
+			ep := (&fp).Elem(i)
+			x.Messages[i].encodable(c, &ep)
+		}
+	}
+}
+
 // DecodeJSON reads a GetPromptResult object.
 func (x *GetPromptResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetPromptResult{}
@@ -4353,7 +5156,7 @@ func (x *GetPromptResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			x.ResultType, err = d.Str()
+			err = x.ResultType.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
@@ -4385,7 +5188,7 @@ func (x *GetPromptResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		e.FieldStart("resultType")
-		e.Str(x.ResultType)
+		x.ResultType.EncodeJSON(e)
 	}
 	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
@@ -4400,6 +5203,22 @@ func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetPromptResultResponse) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetPromptResultResponse) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("result")
+		x.Result.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a GetPromptResultResponse object.
@@ -4469,6 +5288,30 @@ func (x GetPromptResultResponse) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetPromptResultResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetPromptResultResponseResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetPromptResultResponseResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.InputRequiredResult != nil {
+		n++
+		x.InputRequiredResult.encodable(c, p)
+	}
+	if x.GetPromptResult != nil {
+		n++
+		x.GetPromptResult.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp.GetPromptResultResponseResult", n, "InputRequiredResult, GetPromptResult")
+	}
 }
 
 // DecodeJSON reads whichever member of GetPromptResultResponseResult the value is.
@@ -4549,7 +5392,8 @@ func (x *GetPromptResultResponseResult) decodeFirst(d *wireimpl.Decoder, mask, o
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *GetPromptResultResponseResult) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.InputRequiredResult != nil:
@@ -4596,6 +5440,13 @@ func (x GetPromptResultResponseResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetPromptResultResponseResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *HeaderMismatchError) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a HeaderMismatchError object.
@@ -4667,6 +5518,13 @@ func (x *HeaderMismatchError) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *HeaderMismatchErrorError) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a HeaderMismatchErrorError object.
 func (x *HeaderMismatchErrorError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = HeaderMismatchErrorError{}
@@ -4734,6 +5592,13 @@ func (x HeaderMismatchErrorError) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *HeaderMismatchErrorError) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Icon) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Icon object.
@@ -4817,6 +5682,13 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x IconTheme) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a IconTheme.
 func (x *IconTheme) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -4838,6 +5710,13 @@ func (x IconTheme) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *IconTheme) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Icons) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Icons object.
@@ -4888,6 +5767,13 @@ func (x *Icons) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ImageContent) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ImageContent object.
 func (x *ImageContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ImageContent{}
@@ -4900,6 +5786,7 @@ func (x *ImageContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -4976,6 +5863,13 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Implementation) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Implementation object.
@@ -5080,6 +5974,33 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InputRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *InputRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.CreateMessageRequest != nil {
+		n++
+		x.CreateMessageRequest.encodable(c, p)
+	}
+	if x.ListRootsRequest != nil {
+		n++
+	}
+	if x.ElicitRequest != nil {
+		n++
+		x.ElicitRequest.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp.InputRequest", n, "CreateMessageRequest, ListRootsRequest, ElicitRequest")
+	}
+}
+
 // DecodeJSON reads whichever member of InputRequest the value is.
 func (x *InputRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InputRequest{}
@@ -5163,7 +6084,8 @@ func (x *InputRequest) decodeFirst(d *wireimpl.Decoder, mask, others uint64) err
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *InputRequest) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.CreateMessageRequest != nil:
@@ -5219,6 +6141,23 @@ func (x *InputRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InputRequests) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *InputRequests) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	for _, k := range wireimpl.SortedKeys((*x)) {
+		ep := (p).Member(k)
+		ev := (*x)[k]
+		ev.encodable(c, &ep)
+	}
+}
+
 // DecodeJSON reads a InputRequests.
 func (x *InputRequests) DecodeJSON(d *wireimpl.Decoder) error {
 	return wireimpl.DecodeMap(d, (*map[string]InputRequest)(x), (*InputRequest).DecodeJSON)
@@ -5238,6 +6177,22 @@ func (x InputRequests) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InputRequests) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InputRequiredResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *InputRequiredResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.InputRequests != nil {
+		fp := p.Member("inputRequests")
+		x.InputRequests.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a InputRequiredResult object.
@@ -5272,7 +6227,7 @@ func (x *InputRequiredResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			x.ResultType, err = d.Str()
+			err = x.ResultType.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
@@ -5304,7 +6259,7 @@ func (x *InputRequiredResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		e.FieldStart("resultType")
-		e.Str(x.ResultType)
+		x.ResultType.EncodeJSON(e)
 	}
 	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
@@ -5319,6 +6274,33 @@ func (x InputRequiredResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InputRequiredResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InputResponse) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *InputResponse) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.CreateMessageResult != nil {
+		n++
+		x.CreateMessageResult.encodable(c, p)
+	}
+	if x.ListRootsResult != nil {
+		n++
+	}
+	if x.ElicitResult != nil {
+		n++
+		x.ElicitResult.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp.InputResponse", n, "CreateMessageResult, ListRootsResult, ElicitResult")
+	}
 }
 
 // DecodeJSON reads whichever member of InputResponse the value is.
@@ -5386,7 +6368,8 @@ func (x *InputResponse) decodeFirst(d *wireimpl.Decoder, mask, others uint64) er
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *InputResponse) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.CreateMessageResult != nil:
@@ -5440,6 +6423,26 @@ func (x InputResponse) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InputResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InputResponseRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *InputResponseRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+	if x.InputResponses != nil {
+		fp := p.Member("inputResponses")
+		x.InputResponses.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a InputResponseRequestParams object.
@@ -5512,6 +6515,23 @@ func (x *InputResponseRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InputResponses) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *InputResponses) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	for _, k := range wireimpl.SortedKeys((*x)) {
+		ep := (p).Member(k)
+		ev := (*x)[k]
+		ev.encodable(c, &ep)
+	}
+}
+
 // DecodeJSON reads a InputResponses.
 func (x *InputResponses) DecodeJSON(d *wireimpl.Decoder) error {
 	return wireimpl.DecodeMap(d, (*map[string]InputResponse)(x), (*InputResponse).DecodeJSON)
@@ -5531,6 +6551,13 @@ func (x InputResponses) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InputResponses) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InternalError) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a InternalError object.
@@ -5602,6 +6629,13 @@ func (x *InternalError) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InvalidParamsError) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a InvalidParamsError object.
 func (x *InvalidParamsError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InvalidParamsError{}
@@ -5669,6 +6703,13 @@ func (x InvalidParamsError) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InvalidParamsError) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InvalidRequestError) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a InvalidRequestError object.
@@ -5740,6 +6781,13 @@ func (x *InvalidRequestError) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONArray) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a JSONArray verbatim.
 func (x *JSONArray) DecodeJSON(d *wireimpl.Decoder) error {
 	r, err := d.RawKind(wire.KindArray)
@@ -5763,6 +6811,13 @@ func (x *JSONArray) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONObject) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a JSONObject verbatim.
 func (x *JSONObject) DecodeJSON(d *wireimpl.Decoder) error {
 	r, err := d.RawKind(wire.KindObject)
@@ -5784,6 +6839,13 @@ func (x JSONObject) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONObject) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCErrorResponse) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a JSONRPCErrorResponse object.
@@ -5855,6 +6917,34 @@ func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCMessage) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *JSONRPCMessage) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.JSONRPCRequest != nil {
+		n++
+	}
+	if x.JSONRPCNotification != nil {
+		n++
+	}
+	if x.JSONRPCResultResponse != nil {
+		n++
+	}
+	if x.JSONRPCErrorResponse != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp.JSONRPCMessage", n, "JSONRPCRequest, JSONRPCNotification, JSONRPCResultResponse, JSONRPCErrorResponse")
+	}
+}
+
 // DecodeJSON reads whichever member of JSONRPCMessage the value is.
 func (x *JSONRPCMessage) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = JSONRPCMessage{}
@@ -5923,7 +7013,8 @@ func (x *JSONRPCMessage) decodeFirst(d *wireimpl.Decoder, mask, others uint64) e
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *JSONRPCMessage) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.JSONRPCRequest != nil:
@@ -5985,6 +7076,13 @@ func (x JSONRPCMessage) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCMessage) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a JSONRPCNotification object.
@@ -6054,6 +7152,13 @@ func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCRequest) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a JSONRPCRequest object.
@@ -6135,6 +7240,28 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCResponse) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *JSONRPCResponse) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.JSONRPCResultResponse != nil {
+		n++
+	}
+	if x.JSONRPCErrorResponse != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp.JSONRPCResponse", n, "JSONRPCResultResponse, JSONRPCErrorResponse")
+	}
+}
+
 // DecodeJSON reads whichever member of JSONRPCResponse the value is.
 func (x *JSONRPCResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = JSONRPCResponse{}
@@ -6197,7 +7324,8 @@ func (x *JSONRPCResponse) decodeFirst(d *wireimpl.Decoder, mask, others uint64) 
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *JSONRPCResponse) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.JSONRPCResultResponse != nil:
@@ -6244,6 +7372,13 @@ func (x JSONRPCResponse) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCResultResponse) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a JSONRPCResultResponse object.
@@ -6315,6 +7450,13 @@ func (x *JSONRPCResultResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONValue) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a JSONValue verbatim.
 func (x *JSONValue) DecodeJSON(d *wireimpl.Decoder) error {
 	r, err := d.Raw()
@@ -6336,6 +7478,13 @@ func (x JSONValue) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONValue) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *LegacyTitledEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a LegacyTitledEnumSchema object.
@@ -6440,6 +7589,22 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListPromptsRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListPromptsRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ListPromptsRequest object.
 func (x *ListPromptsRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListPromptsRequest{}
@@ -6519,6 +7684,13 @@ func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListPromptsResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListPromptsResult object.
 func (x *ListPromptsResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListPromptsResult{}
@@ -6557,7 +7729,7 @@ func (x *ListPromptsResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
-			x.ResultType, err = d.Str()
+			err = x.ResultType.DecodeJSON(d)
 		case "ttlMs":
 			if seen[0]&uint64(0x20) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -6599,7 +7771,7 @@ func (x *ListPromptsResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		e.FieldStart("resultType")
-		e.Str(x.ResultType)
+		x.ResultType.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		e.FieldStart("ttlMs")
@@ -6618,6 +7790,13 @@ func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListPromptsResultResponse) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ListPromptsResultResponse object.
@@ -6687,6 +7866,22 @@ func (x ListPromptsResultResponse) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListPromptsResultResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListResourceTemplatesRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListResourceTemplatesRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ListResourceTemplatesRequest object.
@@ -6768,6 +7963,13 @@ func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListResourceTemplatesResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListResourceTemplatesResult object.
 func (x *ListResourceTemplatesResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListResourceTemplatesResult{}
@@ -6806,7 +8008,7 @@ func (x *ListResourceTemplatesResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
-			x.ResultType, err = d.Str()
+			err = x.ResultType.DecodeJSON(d)
 		case "ttlMs":
 			if seen[0]&uint64(0x20) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -6848,7 +8050,7 @@ func (x *ListResourceTemplatesResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		e.FieldStart("resultType")
-		e.Str(x.ResultType)
+		x.ResultType.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		e.FieldStart("ttlMs")
@@ -6867,6 +8069,13 @@ func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListResourceTemplatesResultResponse) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ListResourceTemplatesResultResponse object.
@@ -6936,6 +8145,22 @@ func (x ListResourceTemplatesResultResponse) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListResourceTemplatesResultResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListResourcesRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListResourcesRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ListResourcesRequest object.
@@ -7017,6 +8242,13 @@ func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListResourcesResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListResourcesResult object.
 func (x *ListResourcesResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListResourcesResult{}
@@ -7055,7 +8287,7 @@ func (x *ListResourcesResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x10)
-			x.ResultType, err = d.Str()
+			err = x.ResultType.DecodeJSON(d)
 		case "ttlMs":
 			if seen[0]&uint64(0x20) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -7097,7 +8329,7 @@ func (x *ListResourcesResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		e.FieldStart("resultType")
-		e.Str(x.ResultType)
+		x.ResultType.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		e.FieldStart("ttlMs")
@@ -7116,6 +8348,13 @@ func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListResourcesResultResponse) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ListResourcesResultResponse object.
@@ -7187,6 +8426,13 @@ func (x *ListResourcesResultResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListRootsRequest) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListRootsRequest object.
 func (x *ListRootsRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListRootsRequest{}
@@ -7247,6 +8493,13 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListRootsRequestParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListRootsRequestParams object.
 func (x *ListRootsRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListRootsRequestParams{}
@@ -7259,6 +8512,7 @@ func (x *ListRootsRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
@@ -7293,6 +8547,13 @@ func (x ListRootsRequestParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListRootsRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListRootsResult) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ListRootsResult object.
@@ -7342,6 +8603,22 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListToolsRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListToolsRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ListToolsRequest object.
@@ -7423,6 +8700,13 @@ func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListToolsResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListToolsResult object.
 func (x *ListToolsResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListToolsResult{}
@@ -7455,7 +8739,7 @@ func (x *ListToolsResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			x.ResultType, err = d.Str()
+			err = x.ResultType.DecodeJSON(d)
 		case "tools":
 			if seen[0]&uint64(0x10) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -7499,7 +8783,7 @@ func (x *ListToolsResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		e.FieldStart("resultType")
-		e.Str(x.ResultType)
+		x.ResultType.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		e.FieldStart("tools")
@@ -7522,6 +8806,13 @@ func (x ListToolsResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListToolsResultResponse) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ListToolsResultResponse object.
@@ -7593,6 +8884,13 @@ func (x *ListToolsResultResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x LoggingLevel) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a LoggingLevel.
 func (x *LoggingLevel) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -7614,6 +8912,13 @@ func (x LoggingLevel) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *LoggingLevel) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *LoggingMessageNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a LoggingMessageNotification object.
@@ -7683,6 +8988,13 @@ func (x LoggingMessageNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *LoggingMessageNotificationParams) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a LoggingMessageNotificationParams object.
@@ -7766,16 +9078,32 @@ func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
-// DecodeJSON reads a MetaObject verbatim.
-func (x *MetaObject) DecodeJSON(d *wireimpl.Decoder) error {
-	r, err := d.RawKind(wire.KindObject)
-	*x = MetaObject(r)
-	return err
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *MetaObject) Encodable() error {
+	return nil
 }
 
-// EncodeJSON writes x as it was received.
+// DecodeJSON reads a MetaObject object.
+func (x *MetaObject) DecodeJSON(d *wireimpl.Decoder) error {
+	*x = MetaObject{}
+	if err := d.Obj(func(key []byte) error {
+		switch string(key) {
+		default:
+			return d.AddMember(&x.Extra, key)
+		}
+	}); err != nil {
+		return err
+	}
+	return nil
+}
+
+// EncodeJSON writes x as a JSON object.
 func (x *MetaObject) EncodeJSON(e *jx.Encoder) {
-	wireimpl.EncodeRawOr(e, wire.Raw(*x), "{}")
+	e.ObjStart()
+	wireimpl.EncodeMembers(e, x.Extra)
+	e.ObjEnd()
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -7787,6 +9115,13 @@ func (x MetaObject) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *MetaObject) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *MethodNotFoundError) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a MethodNotFoundError object.
@@ -7858,6 +9193,13 @@ func (x *MethodNotFoundError) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *MissingRequiredClientCapabilityError) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a MissingRequiredClientCapabilityError object.
 func (x *MissingRequiredClientCapabilityError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = MissingRequiredClientCapabilityError{}
@@ -7925,6 +9267,13 @@ func (x MissingRequiredClientCapabilityError) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *MissingRequiredClientCapabilityError) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *MissingRequiredClientCapabilityErrorError) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a MissingRequiredClientCapabilityErrorError object.
@@ -7996,6 +9345,13 @@ func (x *MissingRequiredClientCapabilityErrorError) UnmarshalJSON(data []byte) e
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *MissingRequiredClientCapabilityErrorErrorData) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a MissingRequiredClientCapabilityErrorErrorData object.
 func (x *MissingRequiredClientCapabilityErrorErrorData) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = MissingRequiredClientCapabilityErrorErrorData{}
@@ -8045,6 +9401,13 @@ func (x *MissingRequiredClientCapabilityErrorErrorData) UnmarshalJSON(data []byt
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ModelHint) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ModelHint object.
 func (x *ModelHint) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ModelHint{}
@@ -8092,6 +9455,13 @@ func (x ModelHint) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ModelHint) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ModelPreferences) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ModelPreferences object.
@@ -8175,6 +9545,28 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *MultiSelectEnumSchema) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *MultiSelectEnumSchema) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.UntitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp.MultiSelectEnumSchema", n, "UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema")
+	}
+}
+
 // DecodeJSON reads whichever member of MultiSelectEnumSchema the value is.
 func (x *MultiSelectEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = MultiSelectEnumSchema{}
@@ -8237,7 +9629,8 @@ func (x *MultiSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others ui
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *MultiSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.UntitledMultiSelectEnumSchema != nil:
@@ -8284,6 +9677,13 @@ func (x MultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *MultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Notification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Notification object.
@@ -8345,6 +9745,13 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *NotificationMetaObject) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a NotificationMetaObject object.
 func (x *NotificationMetaObject) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = NotificationMetaObject{}
@@ -8391,6 +9798,13 @@ func (x NotificationMetaObject) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *NotificationMetaObject) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *NotificationParams) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a NotificationParams object.
@@ -8440,6 +9854,13 @@ func (x NotificationParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *NumberSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a NumberSchema object.
@@ -8546,6 +9967,13 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x NumberSchemaType) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a NumberSchemaType.
 func (x *NumberSchemaType) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -8567,6 +9995,22 @@ func (x NumberSchemaType) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *NumberSchemaType) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PaginatedRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PaginatedRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a PaginatedRequest object.
@@ -8648,6 +10092,22 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PaginatedRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PaginatedRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a PaginatedRequestParams object.
 func (x *PaginatedRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PaginatedRequestParams{}
@@ -8708,6 +10168,13 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PaginatedResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a PaginatedResult object.
 func (x *PaginatedResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PaginatedResult{}
@@ -8734,7 +10201,7 @@ func (x *PaginatedResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x4)
-			x.ResultType, err = d.Str()
+			err = x.ResultType.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
@@ -8762,7 +10229,7 @@ func (x *PaginatedResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		e.FieldStart("resultType")
-		e.Str(x.ResultType)
+		x.ResultType.EncodeJSON(e)
 	}
 	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
@@ -8777,6 +10244,13 @@ func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ParseError) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ParseError object.
@@ -8846,6 +10320,46 @@ func (x ParseError) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ParseError) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PrimitiveSchemaDefinition) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PrimitiveSchemaDefinition) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.StringSchema != nil {
+		n++
+	}
+	if x.NumberSchema != nil {
+		n++
+	}
+	if x.BooleanSchema != nil {
+		n++
+	}
+	if x.UntitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.UntitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.LegacyTitledEnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp.PrimitiveSchemaDefinition", n, "StringSchema, NumberSchema, BooleanSchema, UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema, LegacyTitledEnumSchema")
+	}
 }
 
 // DecodeJSON reads whichever member of PrimitiveSchemaDefinition the value is.
@@ -8950,7 +10464,8 @@ func (x *PrimitiveSchemaDefinition) decodeFirst(d *wireimpl.Decoder, mask, other
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *PrimitiveSchemaDefinition) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.StringSchema != nil:
@@ -9041,6 +10556,22 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ProgressNotification) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ProgressNotification) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ProgressNotification object.
 func (x *ProgressNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ProgressNotification{}
@@ -9108,6 +10639,22 @@ func (x ProgressNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ProgressNotificationParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ProgressNotificationParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ProgressNotificationParams object.
@@ -9202,6 +10749,28 @@ func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ProgressToken) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ProgressToken) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.String.Set {
+		n++
+	}
+	if x.Integer.Set {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp.ProgressToken", n, "String, Integer")
+	}
+}
+
 // DecodeJSON reads whichever member of ProgressToken the value is.
 func (x *ProgressToken) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ProgressToken{}
@@ -9261,7 +10830,8 @@ func (x *ProgressToken) decodeFirst(d *wireimpl.Decoder, mask, others uint64) er
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ProgressToken) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.String.Set:
@@ -9301,6 +10871,13 @@ func (x *ProgressToken) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Prompt) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Prompt object.
 func (x *Prompt) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Prompt{}
@@ -9313,6 +10890,7 @@ func (x *Prompt) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "arguments":
 			if seen[0]&uint64(0x2) != 0 {
@@ -9402,6 +10980,13 @@ func (x *Prompt) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PromptArgument) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a PromptArgument object.
 func (x *PromptArgument) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PromptArgument{}
@@ -9484,6 +11069,13 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PromptListChangedNotification) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a PromptListChangedNotification object.
 func (x *PromptListChangedNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PromptListChangedNotification{}
@@ -9554,6 +11146,22 @@ func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PromptMessage) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PromptMessage) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("content")
+		x.Content.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a PromptMessage object.
 func (x *PromptMessage) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PromptMessage{}
@@ -9611,6 +11219,13 @@ func (x PromptMessage) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PromptReference) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a PromptReference object.
@@ -9681,6 +11296,22 @@ func (x PromptReference) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PromptReference) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ReadResourceRequest object.
@@ -9760,6 +11391,26 @@ func (x ReadResourceRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+	if x.InputResponses != nil {
+		fp := p.Member("inputResponses")
+		x.InputResponses.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ReadResourceRequestParams object.
@@ -9842,6 +11493,25 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("contents")
+		for i := range x.Contents {
+			ep := (&fp).Elem(i)
+			x.Contents[i].encodable(c, &ep)
+		}
+	}
+}
+
 // DecodeJSON reads a ReadResourceResult object.
 func (x *ReadResourceResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ReadResourceResult{}
@@ -9873,7 +11543,7 @@ func (x *ReadResourceResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x8)
-			x.ResultType, err = d.Str()
+			err = x.ResultType.DecodeJSON(d)
 		case "ttlMs":
 			if seen[0]&uint64(0x10) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -9911,7 +11581,7 @@ func (x *ReadResourceResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		e.FieldStart("resultType")
-		e.Str(x.ResultType)
+		x.ResultType.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		e.FieldStart("ttlMs")
@@ -9930,6 +11600,28 @@ func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceResultContentsItem) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceResultContentsItem) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextResourceContents != nil {
+		n++
+	}
+	if x.BlobResourceContents != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp.ReadResourceResultContentsItem", n, "TextResourceContents, BlobResourceContents")
+	}
 }
 
 // DecodeJSON reads whichever member of ReadResourceResultContentsItem the value is.
@@ -9994,7 +11686,8 @@ func (x *ReadResourceResultContentsItem) decodeFirst(d *wireimpl.Decoder, mask, 
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ReadResourceResultContentsItem) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextResourceContents != nil:
@@ -10041,6 +11734,22 @@ func (x ReadResourceResultContentsItem) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceResultContentsItem) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceResultResponse) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceResultResponse) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("result")
+		x.Result.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ReadResourceResultResponse object.
@@ -10110,6 +11819,30 @@ func (x ReadResourceResultResponse) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceResultResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceResultResponseResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceResultResponseResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.InputRequiredResult != nil {
+		n++
+		x.InputRequiredResult.encodable(c, p)
+	}
+	if x.ReadResourceResult != nil {
+		n++
+		x.ReadResourceResult.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp.ReadResourceResultResponseResult", n, "InputRequiredResult, ReadResourceResult")
+	}
 }
 
 // DecodeJSON reads whichever member of ReadResourceResultResponseResult the value is.
@@ -10190,7 +11923,8 @@ func (x *ReadResourceResultResponseResult) decodeFirst(d *wireimpl.Decoder, mask
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ReadResourceResultResponseResult) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.InputRequiredResult != nil:
@@ -10237,6 +11971,13 @@ func (x ReadResourceResultResponseResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceResultResponseResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Request) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Request object.
@@ -10296,6 +12037,22 @@ func (x Request) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Request) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *RequestMetaObject) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *RequestMetaObject) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a RequestMetaObject object.
@@ -10389,6 +12146,22 @@ func (x *RequestMetaObject) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *RequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *RequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a RequestParams object.
 func (x *RequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = RequestParams{}
@@ -10438,6 +12211,13 @@ func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Resource) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Resource object.
 func (x *Resource) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Resource{}
@@ -10450,6 +12230,7 @@ func (x *Resource) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -10572,6 +12353,13 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceContents) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResourceContents object.
 func (x *ResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceContents{}
@@ -10584,6 +12372,7 @@ func (x *ResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "mimeType":
 			if seen[0]&uint64(0x2) != 0 {
@@ -10642,6 +12431,13 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceLink) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResourceLink object.
 func (x *ResourceLink) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceLink{}
@@ -10654,6 +12450,7 @@ func (x *ResourceLink) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -10786,6 +12583,13 @@ func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceListChangedNotification) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResourceListChangedNotification object.
 func (x *ResourceListChangedNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceListChangedNotification{}
@@ -10856,6 +12660,22 @@ func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ResourceRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ResourceRequestParams object.
 func (x *ResourceRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceRequestParams{}
@@ -10915,6 +12735,13 @@ func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceTemplate) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResourceTemplate object.
 func (x *ResourceTemplate) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceTemplate{}
@@ -10927,6 +12754,7 @@ func (x *ResourceTemplate) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -11038,6 +12866,13 @@ func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceTemplateReference) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResourceTemplateReference object.
 func (x *ResourceTemplateReference) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceTemplateReference{}
@@ -11095,6 +12930,13 @@ func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceUpdatedNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ResourceUpdatedNotification object.
@@ -11166,6 +13008,13 @@ func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceUpdatedNotificationParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResourceUpdatedNotificationParams object.
 func (x *ResourceUpdatedNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceUpdatedNotificationParams{}
@@ -11226,6 +13075,13 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Result) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Result object.
 func (x *Result) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Result{}
@@ -11245,7 +13101,7 @@ func (x *Result) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			x.ResultType, err = d.Str()
+			err = x.ResultType.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
@@ -11269,7 +13125,7 @@ func (x *Result) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("resultType")
-		e.Str(x.ResultType)
+		x.ResultType.EncodeJSON(e)
 	}
 	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
@@ -11284,6 +13140,13 @@ func (x Result) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Result) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResultMetaObject) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ResultMetaObject object.
@@ -11335,6 +13198,13 @@ func (x *ResultMetaObject) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x ResultType) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResultType.
 func (x *ResultType) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -11356,6 +13226,13 @@ func (x ResultType) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResultType) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x Role) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Role.
@@ -11381,6 +13258,13 @@ func (x *Role) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Root) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Root object.
 func (x *Root) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Root{}
@@ -11393,6 +13277,7 @@ func (x *Root) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "name":
 			if seen[0]&uint64(0x2) != 0 {
@@ -11451,6 +13336,22 @@ func (x *Root) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SamplingMessage) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SamplingMessage) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("content")
+		x.Content.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a SamplingMessage object.
 func (x *SamplingMessage) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SamplingMessage{}
@@ -11463,6 +13364,7 @@ func (x *SamplingMessage) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
@@ -11518,6 +13420,45 @@ func (x SamplingMessage) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SamplingMessageContent) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SamplingMessageContent) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextContent != nil {
+		n++
+	}
+	if x.ImageContent != nil {
+		n++
+	}
+	if x.AudioContent != nil {
+		n++
+	}
+	if x.ToolUseContent != nil {
+		n++
+	}
+	if x.ToolResultContent != nil {
+		n++
+		x.ToolResultContent.encodable(c, p)
+	}
+	if x.Array != nil {
+		n++
+		for i := range x.Array {
+			ep := (p).Elem(i)
+			x.Array[i].encodable(c, &ep)
+		}
+	}
+	if n != 1 {
+		c.Union(p, "mcp.SamplingMessageContent", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, Array")
+	}
 }
 
 // DecodeJSON reads whichever member of SamplingMessageContent the value is.
@@ -11619,7 +13560,8 @@ func (x *SamplingMessageContent) decodeFirst(d *wireimpl.Decoder, mask, others u
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *SamplingMessageContent) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextContent != nil:
@@ -11694,6 +13636,38 @@ func (x SamplingMessageContent) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SamplingMessageContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SamplingMessageContentBlock) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SamplingMessageContentBlock) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextContent != nil {
+		n++
+	}
+	if x.ImageContent != nil {
+		n++
+	}
+	if x.AudioContent != nil {
+		n++
+	}
+	if x.ToolUseContent != nil {
+		n++
+	}
+	if x.ToolResultContent != nil {
+		n++
+		x.ToolResultContent.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp.SamplingMessageContentBlock", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent")
+	}
 }
 
 // DecodeJSON reads whichever member of SamplingMessageContentBlock the value is.
@@ -11789,7 +13763,8 @@ func (x *SamplingMessageContentBlock) decodeFirst(d *wireimpl.Decoder, mask, oth
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *SamplingMessageContentBlock) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextContent != nil:
@@ -11857,6 +13832,13 @@ func (x SamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SamplingMessageContentBlock) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilities) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ServerCapabilities object.
@@ -11970,6 +13952,13 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesPrompts) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ServerCapabilitiesPrompts object.
 func (x *ServerCapabilitiesPrompts) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ServerCapabilitiesPrompts{}
@@ -12017,6 +14006,13 @@ func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesResources) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ServerCapabilitiesResources object.
@@ -12079,6 +14075,13 @@ func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesTools) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ServerCapabilitiesTools object.
 func (x *ServerCapabilitiesTools) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ServerCapabilitiesTools{}
@@ -12126,6 +14129,47 @@ func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerNotification) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ServerNotification) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.CancelledNotification != nil {
+		n++
+	}
+	if x.ProgressNotification != nil {
+		n++
+		x.ProgressNotification.encodable(c, p)
+	}
+	if x.ResourceListChangedNotification != nil {
+		n++
+	}
+	if x.SubscriptionsAcknowledgedNotification != nil {
+		n++
+	}
+	if x.ResourceUpdatedNotification != nil {
+		n++
+	}
+	if x.PromptListChangedNotification != nil {
+		n++
+	}
+	if x.ToolListChangedNotification != nil {
+		n++
+	}
+	if x.LoggingMessageNotification != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp.ServerNotification", n, "CancelledNotification, ProgressNotification, ResourceListChangedNotification, SubscriptionsAcknowledgedNotification, ResourceUpdatedNotification, PromptListChangedNotification, ToolListChangedNotification, LoggingMessageNotification")
+	}
 }
 
 // DecodeJSON reads whichever member of ServerNotification the value is.
@@ -12236,7 +14280,8 @@ func (x *ServerNotification) decodeFirst(d *wireimpl.Decoder, mask, others uint6
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ServerNotification) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.CancelledNotification != nil:
@@ -12325,6 +14370,62 @@ func (x ServerNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ServerResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Result != nil {
+		n++
+	}
+	if x.InputRequiredResult != nil {
+		n++
+		x.InputRequiredResult.encodable(c, p)
+	}
+	if x.DiscoverResult != nil {
+		n++
+	}
+	if x.ListResourcesResult != nil {
+		n++
+	}
+	if x.ListResourceTemplatesResult != nil {
+		n++
+	}
+	if x.ReadResourceResult != nil {
+		n++
+		x.ReadResourceResult.encodable(c, p)
+	}
+	if x.SubscriptionsListenResult != nil {
+		n++
+	}
+	if x.ListPromptsResult != nil {
+		n++
+	}
+	if x.GetPromptResult != nil {
+		n++
+		x.GetPromptResult.encodable(c, p)
+	}
+	if x.ListToolsResult != nil {
+		n++
+	}
+	if x.CallToolResult != nil {
+		n++
+		x.CallToolResult.encodable(c, p)
+	}
+	if x.CompleteResult != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp.ServerResult", n, "Result, InputRequiredResult, DiscoverResult, ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, SubscriptionsListenResult, ListPromptsResult, GetPromptResult, ListToolsResult, CallToolResult, CompleteResult")
+	}
 }
 
 // DecodeJSON reads whichever member of ServerResult the value is.
@@ -12435,7 +14536,8 @@ func (x *ServerResult) decodeFirst(d *wireimpl.Decoder, mask, others uint64) err
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ServerResult) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Result != nil:
@@ -12554,6 +14656,28 @@ func (x *ServerResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SingleSelectEnumSchema) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SingleSelectEnumSchema) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.UntitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp.SingleSelectEnumSchema", n, "UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema")
+	}
+}
+
 // DecodeJSON reads whichever member of SingleSelectEnumSchema the value is.
 func (x *SingleSelectEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SingleSelectEnumSchema{}
@@ -12616,7 +14740,8 @@ func (x *SingleSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others u
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *SingleSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.UntitledSingleSelectEnumSchema != nil:
@@ -12663,6 +14788,13 @@ func (x SingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *StringSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a StringSchema object.
@@ -12780,6 +14912,13 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x StringSchemaFormat) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a StringSchemaFormat.
 func (x *StringSchemaFormat) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -12801,6 +14940,13 @@ func (x StringSchemaFormat) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *StringSchemaFormat) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SubscriptionFilter) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a SubscriptionFilter object.
@@ -12884,6 +15030,13 @@ func (x *SubscriptionFilter) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SubscriptionsAcknowledgedNotification) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a SubscriptionsAcknowledgedNotification object.
 func (x *SubscriptionsAcknowledgedNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscriptionsAcknowledgedNotification{}
@@ -12953,6 +15106,13 @@ func (x *SubscriptionsAcknowledgedNotification) UnmarshalJSON(data []byte) error
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SubscriptionsAcknowledgedNotificationParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a SubscriptionsAcknowledgedNotificationParams object.
 func (x *SubscriptionsAcknowledgedNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscriptionsAcknowledgedNotificationParams{}
@@ -13011,6 +15171,22 @@ func (x SubscriptionsAcknowledgedNotificationParams) MarshalJSON() ([]byte, erro
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SubscriptionsAcknowledgedNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SubscriptionsListenRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SubscriptionsListenRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a SubscriptionsListenRequest object.
@@ -13092,6 +15268,22 @@ func (x *SubscriptionsListenRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SubscriptionsListenRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SubscriptionsListenRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a SubscriptionsListenRequestParams object.
 func (x *SubscriptionsListenRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscriptionsListenRequestParams{}
@@ -13151,6 +15343,13 @@ func (x *SubscriptionsListenRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SubscriptionsListenResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a SubscriptionsListenResult object.
 func (x *SubscriptionsListenResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscriptionsListenResult{}
@@ -13169,7 +15368,7 @@ func (x *SubscriptionsListenResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x2)
-			x.ResultType, err = d.Str()
+			err = x.ResultType.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
@@ -13193,7 +15392,7 @@ func (x *SubscriptionsListenResult) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("resultType")
-		e.Str(x.ResultType)
+		x.ResultType.EncodeJSON(e)
 	}
 	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
@@ -13208,6 +15407,13 @@ func (x SubscriptionsListenResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SubscriptionsListenResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SubscriptionsListenResultMetaObject) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a SubscriptionsListenResultMetaObject object.
@@ -13268,6 +15474,13 @@ func (x SubscriptionsListenResultMetaObject) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SubscriptionsListenResultMetaObject) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SubscriptionsListenResultResponse) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a SubscriptionsListenResultResponse object.
@@ -13339,6 +15552,13 @@ func (x *SubscriptionsListenResultResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TextContent) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TextContent object.
 func (x *TextContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TextContent{}
@@ -13351,6 +15571,7 @@ func (x *TextContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -13419,6 +15640,13 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TextResourceContents) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TextResourceContents object.
 func (x *TextResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TextResourceContents{}
@@ -13431,6 +15659,7 @@ func (x *TextResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "mimeType":
 			if seen[0]&uint64(0x2) != 0 {
@@ -13497,6 +15726,13 @@ func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledMultiSelectEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a TitledMultiSelectEnumSchema object.
@@ -13612,6 +15848,13 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledMultiSelectEnumSchemaItems) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TitledMultiSelectEnumSchemaItems object.
 func (x *TitledMultiSelectEnumSchemaItems) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TitledMultiSelectEnumSchemaItems{}
@@ -13659,6 +15902,13 @@ func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a TitledMultiSelectEnumSchemaItemsAnyOfItem object.
@@ -13718,6 +15968,13 @@ func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error)
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledSingleSelectEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a TitledSingleSelectEnumSchema object.
@@ -13812,6 +16069,13 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledSingleSelectEnumSchemaOneOfItem) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TitledSingleSelectEnumSchemaOneOfItem object.
 func (x *TitledSingleSelectEnumSchemaOneOfItem) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TitledSingleSelectEnumSchemaOneOfItem{}
@@ -13871,6 +16135,13 @@ func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Tool) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Tool object.
 func (x *Tool) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Tool{}
@@ -13883,6 +16154,7 @@ func (x *Tool) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
@@ -13964,7 +16236,7 @@ func (x *Tool) EncodeJSON(e *jx.Encoder) {
 	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		e.FieldStart("inputSchema")
-		wireimpl.EncodeRawOr(e, x.InputSchema, "{}")
+		wireimpl.EncodeRawOr(e, x.InputSchema, "{\"type\":\"object\"}")
 	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		e.FieldStart("name")
@@ -13991,6 +16263,13 @@ func (x Tool) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Tool) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolAnnotations) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ToolAnnotations object.
@@ -14086,6 +16365,13 @@ func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolChoice) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ToolChoice object.
 func (x *ToolChoice) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolChoice{}
@@ -14135,6 +16421,13 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x ToolChoiceMode) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ToolChoiceMode.
 func (x *ToolChoiceMode) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -14156,6 +16449,13 @@ func (x ToolChoiceMode) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolChoiceMode) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolListChangedNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ToolListChangedNotification object.
@@ -14228,6 +16528,25 @@ func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolResultContent) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ToolResultContent) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("content")
+		for i := range x.Content {
+			ep := (&fp).Elem(i)
+			x.Content[i].encodable(c, &ep)
+		}
+	}
+}
+
 // DecodeJSON reads a ToolResultContent object.
 func (x *ToolResultContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolResultContent{}
@@ -14240,6 +16559,7 @@ func (x *ToolResultContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
@@ -14328,6 +16648,13 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolUseContent) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ToolUseContent object.
 func (x *ToolUseContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolUseContent{}
@@ -14340,6 +16667,7 @@ func (x *ToolUseContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
+			x.Meta = new(MetaObject)
 			err = x.Meta.DecodeJSON(d)
 		case "id":
 			if seen[0]&uint64(0x2) != 0 {
@@ -14417,6 +16745,13 @@ func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UnsupportedProtocolVersionError) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a UnsupportedProtocolVersionError object.
 func (x *UnsupportedProtocolVersionError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UnsupportedProtocolVersionError{}
@@ -14484,6 +16819,13 @@ func (x UnsupportedProtocolVersionError) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UnsupportedProtocolVersionError) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UnsupportedProtocolVersionErrorError) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a UnsupportedProtocolVersionErrorError object.
@@ -14555,6 +16897,13 @@ func (x *UnsupportedProtocolVersionErrorError) UnmarshalJSON(data []byte) error 
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UnsupportedProtocolVersionErrorErrorData) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a UnsupportedProtocolVersionErrorErrorData object.
 func (x *UnsupportedProtocolVersionErrorErrorData) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UnsupportedProtocolVersionErrorErrorData{}
@@ -14612,6 +16961,13 @@ func (x UnsupportedProtocolVersionErrorErrorData) MarshalJSON() ([]byte, error) 
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UnsupportedProtocolVersionErrorErrorData) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UntitledMultiSelectEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a UntitledMultiSelectEnumSchema object.
@@ -14727,6 +17083,13 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UntitledMultiSelectEnumSchemaItems) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a UntitledMultiSelectEnumSchemaItems object.
 func (x *UntitledMultiSelectEnumSchemaItems) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UntitledMultiSelectEnumSchemaItems{}
@@ -14784,6 +17147,13 @@ func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UntitledSingleSelectEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a UntitledSingleSelectEnumSchema object.

@@ -90,7 +90,7 @@ ListToolsResultResponse /$defs/ListToolsResultResponse struct de60e641c6382c0564
 LoggingLevel /$defs/LoggingLevel enum 232db26de1f1a3a2d7596970e35ad471
 LoggingMessageNotification /$defs/LoggingMessageNotification struct 0f546696bb8245bda81877519daaf329
 LoggingMessageNotificationParams /$defs/LoggingMessageNotificationParams struct c3e7c64af3f64b35580a641088ac4f9a
-MetaObject /$defs/MetaObject verbatim a2c799262a3ce3c19ef5cdd983bf3d12
+MetaObject /$defs/MetaObject struct a2c799262a3ce3c19ef5cdd983bf3d12
 MethodNotFoundError /$defs/MethodNotFoundError struct 76097fd61adb2c0c4223ecd54ebd54eb
 MissingRequiredClientCapabilityError /$defs/MissingRequiredClientCapabilityError struct bf227b7322880c6ab750f8c08cd52288
 ModelHint /$defs/ModelHint struct 2b7196d853bac7cea83330be9c207384
@@ -256,6 +256,7 @@ var (
 	shapeListToolsResultResponse                       = &wireimpl.Shape{}
 	shapeLoggingMessageNotification                    = &wireimpl.Shape{}
 	shapeLoggingMessageNotificationParams              = &wireimpl.Shape{}
+	shapeMetaObject                                    = &wireimpl.Shape{}
 	shapeMethodNotFoundError                           = &wireimpl.Shape{}
 	shapeMissingRequiredClientCapabilityError          = &wireimpl.Shape{}
 	shapeMissingRequiredClientCapabilityErrorError     = &wireimpl.Shape{}
@@ -348,7 +349,7 @@ func init() {
 		"priority":     nil,
 	}
 	shapeAudioContent.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"annotations": shapeAnnotations,
 		"data":        nil,
 		"mimeType":    nil,
@@ -359,7 +360,7 @@ func init() {
 		"title": nil,
 	}
 	shapeBlobResourceContents.Members = map[string]*wireimpl.Shape{
-		"_meta":    nil,
+		"_meta":    shapeMetaObject,
 		"blob":     nil,
 		"mimeType": nil,
 		"uri":      nil,
@@ -484,7 +485,7 @@ func init() {
 		"tools":            &wireimpl.Shape{Elem: shapeTool},
 	}
 	shapeCreateMessageResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMetaObject,
 		"content":    shapeCreateMessageResultContent,
 		"model":      nil,
 		"role":       nil,
@@ -538,7 +539,7 @@ func init() {
 	}
 	shapeElicitResultContentValue.Variants = []*wireimpl.Shape{nil, nil, nil, nil}
 	shapeEmbeddedResource.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"annotations": shapeAnnotations,
 		"resource":    shapeEmbeddedResourceResource,
 		"type":        nil,
@@ -593,7 +594,7 @@ func init() {
 	}
 	shapeIcons.Members = map[string]*wireimpl.Shape{"icons": &wireimpl.Shape{Elem: shapeIcon}}
 	shapeImageContent.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"annotations": shapeAnnotations,
 		"data":        nil,
 		"mimeType":    nil,
@@ -729,7 +730,7 @@ func init() {
 		"method": nil,
 		"params": shapeListRootsRequestParams,
 	}
-	shapeListRootsRequestParams.Members = map[string]*wireimpl.Shape{"_meta": nil}
+	shapeListRootsRequestParams.Members = map[string]*wireimpl.Shape{"_meta": shapeMetaObject}
 	shapeListRootsResult.Members = map[string]*wireimpl.Shape{"roots": &wireimpl.Shape{Elem: shapeRoot}}
 	shapeListToolsRequest.Members = map[string]*wireimpl.Shape{
 		"id":      nil,
@@ -761,6 +762,7 @@ func init() {
 		"level":  nil,
 		"logger": nil,
 	}
+	shapeMetaObject.Members = map[string]*wireimpl.Shape{}
 	shapeMethodNotFoundError.Members = map[string]*wireimpl.Shape{
 		"code":    nil,
 		"data":    nil,
@@ -834,7 +836,7 @@ func init() {
 	}
 	shapeProgressToken.Variants = []*wireimpl.Shape{nil, nil}
 	shapePrompt.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"arguments":   &wireimpl.Shape{Elem: shapePromptArgument},
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -900,7 +902,7 @@ func init() {
 	}
 	shapeRequestParams.Members = map[string]*wireimpl.Shape{"_meta": shapeRequestMetaObject}
 	shapeResource.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"annotations": shapeAnnotations,
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -911,12 +913,12 @@ func init() {
 		"uri":         nil,
 	}
 	shapeResourceContents.Members = map[string]*wireimpl.Shape{
-		"_meta":    nil,
+		"_meta":    shapeMetaObject,
 		"mimeType": nil,
 		"uri":      nil,
 	}
 	shapeResourceLink.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"annotations": shapeAnnotations,
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -937,7 +939,7 @@ func init() {
 		"uri":   nil,
 	}
 	shapeResourceTemplate.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"annotations": shapeAnnotations,
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -965,12 +967,12 @@ func init() {
 	}
 	shapeResultMetaObject.Members = map[string]*wireimpl.Shape{"io.modelcontextprotocol/serverInfo": shapeImplementation}
 	shapeRoot.Members = map[string]*wireimpl.Shape{
-		"_meta": nil,
+		"_meta": shapeMetaObject,
 		"name":  nil,
 		"uri":   nil,
 	}
 	shapeSamplingMessage.Members = map[string]*wireimpl.Shape{
-		"_meta":   nil,
+		"_meta":   shapeMetaObject,
 		"content": shapeSamplingMessageContent,
 		"role":    nil,
 	}
@@ -1042,13 +1044,13 @@ func init() {
 		"result":  shapeSubscriptionsListenResult,
 	}
 	shapeTextContent.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMetaObject,
 		"annotations": shapeAnnotations,
 		"text":        nil,
 		"type":        nil,
 	}
 	shapeTextResourceContents.Members = map[string]*wireimpl.Shape{
-		"_meta":    nil,
+		"_meta":    shapeMetaObject,
 		"mimeType": nil,
 		"text":     nil,
 		"uri":      nil,
@@ -1079,7 +1081,7 @@ func init() {
 		"title": nil,
 	}
 	shapeTool.Members = map[string]*wireimpl.Shape{
-		"_meta":        nil,
+		"_meta":        shapeMetaObject,
 		"annotations":  shapeToolAnnotations,
 		"description":  nil,
 		"icons":        &wireimpl.Shape{Elem: shapeIcon},
@@ -1102,7 +1104,7 @@ func init() {
 		"params":  shapeNotificationParams,
 	}
 	shapeToolResultContent.Members = map[string]*wireimpl.Shape{
-		"_meta":             nil,
+		"_meta":             shapeMetaObject,
 		"content":           &wireimpl.Shape{Elem: shapeContentBlock},
 		"isError":           nil,
 		"structuredContent": nil,
@@ -1110,7 +1112,7 @@ func init() {
 		"type":              nil,
 	}
 	shapeToolUseContent.Members = map[string]*wireimpl.Shape{
-		"_meta": nil,
+		"_meta": shapeMetaObject,
 		"id":    nil,
 		"input": nil,
 		"name":  nil,
@@ -1237,7 +1239,7 @@ var Shapes = map[string]*wireimpl.Shape{
 	"LoggingLevel":                          nil,
 	"LoggingMessageNotification":            shapeLoggingMessageNotification,
 	"LoggingMessageNotificationParams":      shapeLoggingMessageNotificationParams,
-	"MetaObject":                            nil,
+	"MetaObject":                            shapeMetaObject,
 	"MethodNotFoundError":                   shapeMethodNotFoundError,
 	"MissingRequiredClientCapabilityError":  shapeMissingRequiredClientCapabilityError,
 	"ModelHint":                             shapeModelHint,

@@ -36,8 +36,8 @@ type Annotations struct {
 //
 // Audio provided to or from an LLM.
 type AudioContent struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// Optional annotations for the client.
 	//
 	// Optional: nil means absent.
@@ -77,8 +77,8 @@ type BaseMetadata struct {
 
 // BlobResourceContents is the schema definition "BlobResourceContents".
 type BlobResourceContents struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// A base64-encoded string representing the binary data of the item.
 	Blob string
 	// The MIME type of this resource, if known.
@@ -130,7 +130,7 @@ type CacheableResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -233,7 +233,7 @@ type CallToolResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// An optional JSON value that represents the structured result of the tool call.
 	//
 	// This can be any JSON value (object, array, string, number, boolean, or null)
@@ -494,7 +494,7 @@ type CompleteResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -628,8 +628,8 @@ const (
 // The client should inform the user before returning the sampled message, to allow them
 // to inspect the response (human in the loop) and decide whether to allow the server to see it.
 type CreateMessageResult struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta    MetaObject
+	// Optional: nil means absent.
+	Meta    *MetaObject
 	Content CreateMessageResultContent
 	// The name of the model that generated the message.
 	Model string
@@ -717,7 +717,7 @@ type DiscoverResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// MCP Protocol Versions this server supports. The client should choose a
 	// version from this list for use in subsequent requests.
 	//
@@ -881,8 +881,8 @@ type ElicitResultContentValue struct {
 // It is up to the client how best to render embedded resources for the benefit
 // of the LLM and/or the user.
 type EmbeddedResource struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// Optional annotations for the client.
 	//
 	// Optional: nil means absent.
@@ -987,7 +987,7 @@ type GetPromptResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -1126,8 +1126,8 @@ type Icons struct {
 //
 // An image provided to or from an LLM.
 type ImageContent struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// Optional annotations for the client.
 	//
 	// Optional: nil means absent.
@@ -1219,7 +1219,7 @@ type InputRequiredResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -1472,7 +1472,7 @@ type ListPromptsResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -1547,7 +1547,7 @@ type ListResourceTemplatesResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -1622,7 +1622,7 @@ type ListResourcesResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -1676,8 +1676,8 @@ type ListRootsRequest struct {
 
 // ListRootsRequestParams is the inline schema at /$defs/ListRootsRequest/properties/params.
 type ListRootsRequestParams struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -1740,7 +1740,7 @@ type ListToolsResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// Required: a nil slice is written as [].
 	Tools []Tool
 	// A hint from the server indicating how long (in milliseconds) the
@@ -1826,7 +1826,7 @@ type LoggingMessageNotificationParams struct {
 	missing [1]uint64
 }
 
-// MetaObject is the schema definition "MetaObject". It is free-form JSON (an object), kept verbatim; nil is absent.
+// MetaObject is the schema definition "MetaObject".
 //
 // Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions.
 //
@@ -1843,7 +1843,11 @@ type LoggingMessageNotificationParams struct {
 // **Name:**
 // - Unless empty, MUST start and end with an alphanumeric character (`[a-z0-9A-Z]`).
 // - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
-type MetaObject wire.Raw
+type MetaObject struct {
+	// Extra holds members the schema does not declare, verbatim and in the
+	// order they arrived; they are written back after the declared members.
+	Extra wire.Members
+}
 
 // MethodNotFoundError is the schema definition "MethodNotFoundError".
 //
@@ -2094,7 +2098,7 @@ type PaginatedResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -2183,8 +2187,8 @@ type ProgressToken struct {
 //
 // A prompt or prompt template that the server offers.
 type Prompt struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// A list of arguments to use for templating the prompt.
 	//
 	// Optional: nil means absent; an empty value is written.
@@ -2355,7 +2359,7 @@ type ReadResourceResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// A hint from the server indicating how long (in milliseconds) the
 	// client MAY cache this response before re-fetching. Semantics are
 	// analogous to HTTP Cache-Control max-age.
@@ -2483,8 +2487,8 @@ type RequestParams struct {
 //
 // A known resource that the server is capable of reading.
 type Resource struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// Optional annotations for the client.
 	//
 	// Optional: nil means absent.
@@ -2534,8 +2538,8 @@ type Resource struct {
 //
 // The contents of a specific resource or sub-resource.
 type ResourceContents struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// The MIME type of this resource, if known.
 	MIMEType wire.Opt[string]
 	// The URI of this resource.
@@ -2554,8 +2558,8 @@ type ResourceContents struct {
 //
 // Note: resource links returned by tools are not guaranteed to appear in the results of {@link ListResourcesRequestresources/list} requests.
 type ResourceLink struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// Optional annotations for the client.
 	//
 	// Optional: nil means absent.
@@ -2634,8 +2638,8 @@ type ResourceRequestParams struct {
 //
 // A template description for resources available on the server.
 type ResourceTemplate struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// Optional annotations for the client.
 	//
 	// Optional: nil means absent.
@@ -2733,7 +2737,7 @@ type Result struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -2788,8 +2792,8 @@ const (
 //
 // Represents a root directory or file that the server can operate on.
 type Root struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// An optional name for the root. This can be used to provide a human-readable
 	// identifier for the root, which may be useful for display purposes or for
 	// referencing the root in other parts of the application.
@@ -2810,8 +2814,8 @@ type Root struct {
 //
 // Describes a message issued to or received from an LLM API.
 type SamplingMessage struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta    MetaObject
+	// Optional: nil means absent.
+	Meta    *MetaObject
 	Content SamplingMessageContent
 	Role    Role
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -3092,7 +3096,7 @@ type SubscriptionsListenResult struct {
 	// For backward compatibility, when a client receives a result from a
 	// server implementing an earlier protocol version (which does not include
 	// `resultType`), the client MUST treat the absent field as `"complete"`.
-	ResultType string
+	ResultType ResultType
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -3153,8 +3157,8 @@ type SubscriptionsListenResultResponse struct {
 //
 // Text provided to or from an LLM.
 type TextContent struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// Optional annotations for the client.
 	//
 	// Optional: nil means absent.
@@ -3171,8 +3175,8 @@ type TextContent struct {
 
 // TextResourceContents is the schema definition "TextResourceContents".
 type TextResourceContents struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// The MIME type of this resource, if known.
 	MIMEType wire.Opt[string]
 	// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
@@ -3283,8 +3287,8 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 //
 // Definition for a tool the client can call.
 type Tool struct {
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// Optional additional tool information.
 	//
 	// Display name precedence order is: `title`, `annotations.title`, then `name`.
@@ -3321,6 +3325,8 @@ type Tool struct {
 	// extraction rules.
 	//
 	// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
+	//
+	// Required: nil is written as {"type":"object"}.
 	InputSchema wire.Raw
 	// Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
 	Name string
@@ -3444,8 +3450,8 @@ type ToolResultContent struct {
 	// Optional metadata about the tool result. Clients SHOULD preserve this field when
 	// including tool results in subsequent sampling requests to enable caching optimizations.
 	//
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// The unstructured result content of the tool use.
 	//
 	// This has the same format as {@link CallToolResult.content} and can include text, images,
@@ -3484,13 +3490,15 @@ type ToolUseContent struct {
 	// Optional metadata about the tool use. Clients SHOULD preserve this field when
 	// including tool uses in subsequent sampling requests to enable caching optimizations.
 	//
-	// Optional: nil means absent; an empty value is written.
-	Meta MetaObject
+	// Optional: nil means absent.
+	Meta *MetaObject
 	// A unique identifier for this tool use.
 	//
 	// This ID is used to match tool results to their corresponding tool uses.
 	ID string
 	// The arguments to pass to the tool, conforming to the tool's input schema.
+	//
+	// Required: nil is written as {}.
 	Input wire.Raw
 	// The name of the tool to call.
 	Name string

@@ -5,6 +5,7 @@ package mcp
 import (
 	"github.com/mcpgen/mcpgen/runtime/wire"
 	"github.com/mcpgen/mcpgen/runtime/wireimpl"
+	"unicode/utf8"
 )
 
 // Validate checks x against the schema and lists every violation.
@@ -24,6 +25,7 @@ func (x *Annotations) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.Priority.Set {
 		fp := p.Member("priority")
+		c.Finite(&fp, float64(x.Priority.Value))
 		c.Minimum(&fp, float64(x.Priority.Value), 0.0)
 		c.Maximum(&fp, float64(x.Priority.Value), 1.0)
 	}
@@ -45,10 +47,6 @@ func (x *AudioContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x10) != 0 {
 		c.Missing(p, "type")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
@@ -86,10 +84,6 @@ func (x *BlobResourceContents) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "uri")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("blob")
@@ -139,6 +133,10 @@ func (x *CacheableResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		fp := p.Member("cacheScope")
 		x.CacheScope.validate(c, &fp)
 	}
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("resultType")
+		x.ResultType.validate(c, &fp)
+	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("ttlMs")
 		c.MinimumInt(&fp, x.TTLMs, 0)
@@ -180,6 +178,10 @@ func (x *CallToolRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -203,6 +205,10 @@ func (x *CallToolRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) 
 	if x.missing[0]&uint64(0x1) == 0 {
 		fp := p.Member("_meta")
 		x.Meta.validate(c, &fp)
+	}
+	if x.Arguments != nil {
+		fp := p.Member("arguments")
+		c.RawKind(&fp, x.Arguments, wire.KindObject)
 	}
 	if x.InputResponses != nil {
 		fp := p.Member("inputResponses")
@@ -235,6 +241,10 @@ func (x *CallToolResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 			x.Content[i].validate(c, &ep)
 		}
 	}
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("resultType")
+		x.ResultType.validate(c, &fp)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -253,6 +263,10 @@ func (x *CallToolResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path)
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
@@ -278,7 +292,7 @@ func (x *CallToolResultResponseResult) validate(c *wireimpl.Checker, p *wireimpl
 		x.CallToolResult.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of InputRequiredResult, CallToolResult")
+		c.Union(p, "mcp.CallToolResultResponseResult", n, "InputRequiredResult, CallToolResult")
 	}
 }
 
@@ -316,6 +330,14 @@ func (x *CancelledNotificationParams) validate(c *wireimpl.Checker, p *wireimpl.
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "requestId")
 	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
+	}
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("requestId")
+		c.ID(&fp, x.RequestID)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -332,11 +354,17 @@ func (x *ClientCapabilities) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.Experimental != nil {
 		fp := p.Member("experimental")
+		c.RawKind(&fp, x.Experimental, wire.KindObject)
 		c.RawValues(&fp, x.Experimental, wire.KindObject)
 	}
 	if x.Extensions != nil {
 		fp := p.Member("extensions")
+		c.RawKind(&fp, x.Extensions, wire.KindObject)
 		c.RawValues(&fp, x.Extensions, wire.KindObject)
+	}
+	if x.Roots != nil {
+		fp := p.Member("roots")
+		c.RawKind(&fp, x.Roots, wire.KindObject)
 	}
 	if x.Sampling != nil {
 		fp := p.Member("sampling")
@@ -453,7 +481,7 @@ func (x *ClientRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.CompleteRequest.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of DiscoverRequest, ListResourcesRequest, ListResourceTemplatesRequest, ReadResourceRequest, SubscriptionsListenRequest, ListPromptsRequest, GetPromptRequest, ListToolsRequest, CallToolRequest, CompleteRequest")
+		c.Union(p, "mcp.ClientRequest", n, "DiscoverRequest, ListResourcesRequest, ListResourceTemplatesRequest, ReadResourceRequest, SubscriptionsListenRequest, ListPromptsRequest, GetPromptRequest, ListToolsRequest, CallToolRequest, CompleteRequest")
 	}
 }
 
@@ -476,6 +504,10 @@ func (x *CompleteRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -557,7 +589,7 @@ func (x *CompleteRequestParamsRef) validate(c *wireimpl.Checker, p *wireimpl.Pat
 		x.ResourceTemplateReference.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of PromptReference, ResourceTemplateReference")
+		c.Union(p, "mcp.CompleteRequestParamsRef", n, "PromptReference, ResourceTemplateReference")
 	}
 }
 
@@ -582,6 +614,10 @@ func (x *CompleteResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("completion")
 		x.Completion.validate(c, &fp)
+	}
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("resultType")
+		x.ResultType.validate(c, &fp)
 	}
 }
 
@@ -619,6 +655,10 @@ func (x *CompleteResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path)
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
 		x.Result.validate(c, &fp)
@@ -655,7 +695,7 @@ func (x *ContentBlock) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.EmbeddedResource.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource")
+		c.Union(p, "mcp.ContentBlock", n, "TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource")
 	}
 }
 
@@ -712,6 +752,10 @@ func (x *CreateMessageRequestParams) validate(c *wireimpl.Checker, p *wireimpl.P
 		fp := p.Member("modelPreferences")
 		x.ModelPreferences.validate(c, &fp)
 	}
+	if x.Temperature.Set {
+		fp := p.Member("temperature")
+		c.Finite(&fp, float64(x.Temperature.Value))
+	}
 	if x.ToolChoice != nil {
 		fp := p.Member("toolChoice")
 		x.ToolChoice.validate(c, &fp)
@@ -756,10 +800,6 @@ func (x *CreateMessageResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "role")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("content")
@@ -808,7 +848,7 @@ func (x *CreateMessageResultContent) validate(c *wireimpl.Checker, p *wireimpl.P
 		}
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, Array")
+		c.Union(p, "mcp.CreateMessageResultContent", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, Array")
 	}
 }
 
@@ -840,6 +880,10 @@ func (x *DiscoverRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -882,6 +926,10 @@ func (x *DiscoverResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		fp := p.Member("capabilities")
 		x.Capabilities.validate(c, &fp)
 	}
+	if x.missing[0]&uint64(0x10) == 0 {
+		fp := p.Member("resultType")
+		x.ResultType.validate(c, &fp)
+	}
 	if x.missing[0]&uint64(0x40) == 0 {
 		fp := p.Member("ttlMs")
 		c.MinimumInt(&fp, x.TTLMs, 0)
@@ -904,6 +952,10 @@ func (x *DiscoverResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path)
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
@@ -997,7 +1049,7 @@ func (x *ElicitRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.ElicitRequestURLParams.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of ElicitRequestFormParams, ElicitRequestURLParams")
+		c.Union(p, "mcp.ElicitRequestParams", n, "ElicitRequestFormParams, ElicitRequestURLParams")
 	}
 }
 
@@ -1081,12 +1133,13 @@ func (x *ElicitResultContentValue) validate(c *wireimpl.Checker, p *wireimpl.Pat
 	}
 	if x.Number.Set {
 		n++
+		c.Finite(p, float64(x.Number.Value))
 	}
 	if x.Boolean.Set {
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Array, String, Number, Boolean")
+		c.Union(p, "mcp.ElicitResultContentValue", n, "Array, String, Number, Boolean")
 	}
 }
 
@@ -1103,10 +1156,6 @@ func (x *EmbeddedResource) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "type")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
@@ -1136,7 +1185,7 @@ func (x *EmbeddedResourceResource) validate(c *wireimpl.Checker, p *wireimpl.Pat
 		x.BlobResourceContents.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of TextResourceContents, BlobResourceContents")
+		c.Union(p, "mcp.EmbeddedResourceResource", n, "TextResourceContents, BlobResourceContents")
 	}
 }
 
@@ -1170,7 +1219,7 @@ func (x *EnumSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.LegacyTitledEnumSchema.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema, LegacyTitledEnumSchema")
+		c.Union(p, "mcp.EnumSchema", n, "UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema, LegacyTitledEnumSchema")
 	}
 }
 
@@ -1209,6 +1258,10 @@ func (x *GetPromptRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -1265,6 +1318,10 @@ func (x *GetPromptResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 			x.Messages[i].validate(c, &ep)
 		}
 	}
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("resultType")
+		x.ResultType.validate(c, &fp)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -1283,6 +1340,10 @@ func (x *GetPromptResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
@@ -1308,7 +1369,7 @@ func (x *GetPromptResultResponseResult) validate(c *wireimpl.Checker, p *wireimp
 		x.GetPromptResult.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of InputRequiredResult, GetPromptResult")
+		c.Union(p, "mcp.GetPromptResultResponseResult", n, "InputRequiredResult, GetPromptResult")
 	}
 }
 
@@ -1329,6 +1390,10 @@ func (x *HeaderMismatchError) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) == 0 {
 		fp := p.Member("error")
 		x.Error.validate(c, &fp)
+	}
+	if !x.ID.IsZero() {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 }
 
@@ -1418,10 +1483,6 @@ func (x *ImageContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x10) != 0 {
 		c.Missing(p, "type")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
 		x.Annotations.validate(c, &fp)
@@ -1481,7 +1542,7 @@ func (x *InputRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.ElicitRequest.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of CreateMessageRequest, ListRootsRequest, ElicitRequest")
+		c.Union(p, "mcp.InputRequest", n, "CreateMessageRequest, ListRootsRequest, ElicitRequest")
 	}
 }
 
@@ -1519,6 +1580,10 @@ func (x *InputRequiredResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		fp := p.Member("inputRequests")
 		x.InputRequests.validate(c, &fp)
 	}
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("resultType")
+		x.ResultType.validate(c, &fp)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -1543,7 +1608,7 @@ func (x *InputResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.ElicitResult.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of CreateMessageResult, ListRootsResult, ElicitResult")
+		c.Union(p, "mcp.InputResponse", n, "CreateMessageResult, ListRootsResult, ElicitResult")
 	}
 }
 
@@ -1671,6 +1736,10 @@ func (x *JSONRPCErrorResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		fp := p.Member("error")
 		x.Error.validate(c, &fp)
 	}
+	if !x.ID.IsZero() {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -1699,7 +1768,7 @@ func (x *JSONRPCMessage) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.JSONRPCErrorResponse.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of JSONRPCRequest, JSONRPCNotification, JSONRPCResultResponse, JSONRPCErrorResponse")
+		c.Union(p, "mcp.JSONRPCMessage", n, "JSONRPCRequest, JSONRPCNotification, JSONRPCResultResponse, JSONRPCErrorResponse")
 	}
 }
 
@@ -1716,6 +1785,10 @@ func (x *JSONRPCNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "method")
+	}
+	if x.Params != nil {
+		fp := p.Member("params")
+		c.RawKind(&fp, x.Params, wire.KindObject)
 	}
 }
 
@@ -1735,6 +1808,14 @@ func (x *JSONRPCRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "method")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
+	if x.Params != nil {
+		fp := p.Member("params")
+		c.RawKind(&fp, x.Params, wire.KindObject)
 	}
 }
 
@@ -1756,7 +1837,7 @@ func (x *JSONRPCResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.JSONRPCErrorResponse.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of JSONRPCResultResponse, JSONRPCErrorResponse")
+		c.Union(p, "mcp.JSONRPCResponse", n, "JSONRPCResultResponse, JSONRPCErrorResponse")
 	}
 }
 
@@ -1776,6 +1857,10 @@ func (x *JSONRPCResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) 
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
@@ -1830,6 +1915,10 @@ func (x *ListPromptsRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -1871,6 +1960,10 @@ func (x *ListPromptsResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 			x.Prompts[i].validate(c, &ep)
 		}
 	}
+	if x.missing[0]&uint64(0x10) == 0 {
+		fp := p.Member("resultType")
+		x.ResultType.validate(c, &fp)
+	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		fp := p.Member("ttlMs")
 		c.MinimumInt(&fp, x.TTLMs, 0)
@@ -1893,6 +1986,10 @@ func (x *ListPromptsResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Pa
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
@@ -1919,6 +2016,10 @@ func (x *ListResourceTemplatesRequest) validate(c *wireimpl.Checker, p *wireimpl
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -1961,6 +2062,10 @@ func (x *ListResourceTemplatesResult) validate(c *wireimpl.Checker, p *wireimpl.
 			x.ResourceTemplates[i].validate(c, &ep)
 		}
 	}
+	if x.missing[0]&uint64(0x10) == 0 {
+		fp := p.Member("resultType")
+		x.ResultType.validate(c, &fp)
+	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		fp := p.Member("ttlMs")
 		c.MinimumInt(&fp, x.TTLMs, 0)
@@ -1983,6 +2088,10 @@ func (x *ListResourceTemplatesResultResponse) validate(c *wireimpl.Checker, p *w
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
@@ -2009,6 +2118,10 @@ func (x *ListResourcesRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -2051,6 +2164,10 @@ func (x *ListResourcesResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 			x.Resources[i].validate(c, &ep)
 		}
 	}
+	if x.missing[0]&uint64(0x10) == 0 {
+		fp := p.Member("resultType")
+		x.ResultType.validate(c, &fp)
+	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		fp := p.Member("ttlMs")
 		c.MinimumInt(&fp, x.TTLMs, 0)
@@ -2074,6 +2191,10 @@ func (x *ListResourcesResultResponse) validate(c *wireimpl.Checker, p *wireimpl.
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
 		x.Result.validate(c, &fp)
@@ -2091,10 +2212,6 @@ func (x *ListRootsRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "method")
 	}
-	if x.Params != nil {
-		fp := p.Member("params")
-		x.Params.validate(c, &fp)
-	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -2104,12 +2221,7 @@ func (x *ListRootsRequestParams) Validate() error {
 	return c.Err()
 }
 
-func (x *ListRootsRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
-}
+func (x *ListRootsRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ListRootsResult) Validate() error {
@@ -2151,6 +2263,10 @@ func (x *ListToolsRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -2185,6 +2301,10 @@ func (x *ListToolsResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		fp := p.Member("cacheScope")
 		x.CacheScope.validate(c, &fp)
 	}
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("resultType")
+		x.ResultType.validate(c, &fp)
+	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		fp := p.Member("tools")
 		for i := range x.Tools {
@@ -2214,6 +2334,10 @@ func (x *ListToolsResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
@@ -2273,6 +2397,10 @@ func (x *LoggingMessageNotificationParams) validate(c *wireimpl.Checker, p *wire
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "level")
 	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
+	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("level")
 		x.Level.validate(c, &fp)
@@ -2286,9 +2414,7 @@ func (x *MetaObject) Validate() error {
 	return c.Err()
 }
 
-func (x *MetaObject) validate(c *wireimpl.Checker, p *wireimpl.Path) {
-	c.RawJSON(p, wire.Raw(*x), wire.KindObject)
-}
+func (x *MetaObject) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *MethodNotFoundError) Validate() error {
@@ -2323,6 +2449,10 @@ func (x *MissingRequiredClientCapabilityError) validate(c *wireimpl.Checker, p *
 	if x.missing[0]&uint64(0x1) == 0 {
 		fp := p.Member("error")
 		x.Error.validate(c, &fp)
+	}
+	if !x.ID.IsZero() {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 }
 
@@ -2385,16 +2515,19 @@ func (x *ModelPreferences) Validate() error {
 func (x *ModelPreferences) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.CostPriority.Set {
 		fp := p.Member("costPriority")
+		c.Finite(&fp, float64(x.CostPriority.Value))
 		c.Minimum(&fp, float64(x.CostPriority.Value), 0.0)
 		c.Maximum(&fp, float64(x.CostPriority.Value), 1.0)
 	}
 	if x.IntelligencePriority.Set {
 		fp := p.Member("intelligencePriority")
+		c.Finite(&fp, float64(x.IntelligencePriority.Value))
 		c.Minimum(&fp, float64(x.IntelligencePriority.Value), 0.0)
 		c.Maximum(&fp, float64(x.IntelligencePriority.Value), 1.0)
 	}
 	if x.SpeedPriority.Set {
 		fp := p.Member("speedPriority")
+		c.Finite(&fp, float64(x.SpeedPriority.Value))
 		c.Minimum(&fp, float64(x.SpeedPriority.Value), 0.0)
 		c.Maximum(&fp, float64(x.SpeedPriority.Value), 1.0)
 	}
@@ -2418,7 +2551,7 @@ func (x *MultiSelectEnumSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) 
 		x.TitledMultiSelectEnumSchema.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema")
+		c.Union(p, "mcp.MultiSelectEnumSchema", n, "UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema")
 	}
 }
 
@@ -2433,6 +2566,10 @@ func (x *Notification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "method")
 	}
+	if x.Params != nil {
+		fp := p.Member("params")
+		c.RawKind(&fp, x.Params, wire.KindObject)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -2442,7 +2579,12 @@ func (x *NotificationMetaObject) Validate() error {
 	return c.Err()
 }
 
-func (x *NotificationMetaObject) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
+func (x *NotificationMetaObject) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.SubscriptionID.IsZero() {
+		fp := p.Member("io.modelcontextprotocol/subscriptionId")
+		c.ID(&fp, x.SubscriptionID)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *NotificationParams) Validate() error {
@@ -2451,7 +2593,12 @@ func (x *NotificationParams) Validate() error {
 	return c.Err()
 }
 
-func (x *NotificationParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
+func (x *NotificationParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *NumberSchema) Validate() error {
@@ -2463,6 +2610,18 @@ func (x *NumberSchema) Validate() error {
 func (x *NumberSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x20) != 0 {
 		c.Missing(p, "type")
+	}
+	if x.Default.Set {
+		fp := p.Member("default")
+		c.Finite(&fp, float64(x.Default.Value))
+	}
+	if x.Maximum.Set {
+		fp := p.Member("maximum")
+		c.Finite(&fp, float64(x.Maximum.Value))
+	}
+	if x.Minimum.Set {
+		fp := p.Member("minimum")
+		c.Finite(&fp, float64(x.Minimum.Value))
 	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		fp := p.Member("type")
@@ -2505,6 +2664,10 @@ func (x *PaginatedRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -2542,6 +2705,10 @@ func (x *PaginatedResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.Meta != nil {
 		fp := p.Member("_meta")
 		x.Meta.validate(c, &fp)
+	}
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("resultType")
+		x.ResultType.validate(c, &fp)
 	}
 }
 
@@ -2603,7 +2770,7 @@ func (x *PrimitiveSchemaDefinition) validate(c *wireimpl.Checker, p *wireimpl.Pa
 		x.LegacyTitledEnumSchema.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of StringSchema, NumberSchema, BooleanSchema, UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema, LegacyTitledEnumSchema")
+		c.Union(p, "mcp.PrimitiveSchemaDefinition", n, "StringSchema, NumberSchema, BooleanSchema, UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema, LegacyTitledEnumSchema")
 	}
 }
 
@@ -2644,9 +2811,21 @@ func (x *ProgressNotificationParams) validate(c *wireimpl.Checker, p *wireimpl.P
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "progressToken")
 	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
+	}
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("progress")
+		c.Finite(&fp, float64(x.Progress))
+	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("progressToken")
 		x.ProgressToken.validate(c, &fp)
+	}
+	if x.Total.Set {
+		fp := p.Member("total")
+		c.Finite(&fp, float64(x.Total.Value))
 	}
 }
 
@@ -2666,7 +2845,7 @@ func (x *ProgressToken) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of String, Integer")
+		c.Union(p, "mcp.ProgressToken", n, "String, Integer")
 	}
 }
 
@@ -2680,10 +2859,6 @@ func (x *Prompt) Validate() error {
 func (x *Prompt) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x10) != 0 {
 		c.Missing(p, "name")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.Arguments != nil {
 		fp := p.Member("arguments")
@@ -2727,6 +2902,10 @@ func (x *PromptListChangedNotification) validate(c *wireimpl.Checker, p *wireimp
 	}
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "method")
+	}
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.validate(c, &fp)
 	}
 }
 
@@ -2789,6 +2968,10 @@ func (x *ReadResourceRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -2859,6 +3042,10 @@ func (x *ReadResourceResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 			x.Contents[i].validate(c, &ep)
 		}
 	}
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("resultType")
+		x.ResultType.validate(c, &fp)
+	}
 	if x.missing[0]&uint64(0x10) == 0 {
 		fp := p.Member("ttlMs")
 		c.MinimumInt(&fp, x.TTLMs, 0)
@@ -2883,7 +3070,7 @@ func (x *ReadResourceResultContentsItem) validate(c *wireimpl.Checker, p *wireim
 		x.BlobResourceContents.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of TextResourceContents, BlobResourceContents")
+		c.Union(p, "mcp.ReadResourceResultContentsItem", n, "TextResourceContents, BlobResourceContents")
 	}
 }
 
@@ -2903,6 +3090,10 @@ func (x *ReadResourceResultResponse) validate(c *wireimpl.Checker, p *wireimpl.P
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
@@ -2928,7 +3119,7 @@ func (x *ReadResourceResultResponseResult) validate(c *wireimpl.Checker, p *wire
 		x.ReadResourceResult.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of InputRequiredResult, ReadResourceResult")
+		c.Union(p, "mcp.ReadResourceResultResponseResult", n, "InputRequiredResult, ReadResourceResult")
 	}
 }
 
@@ -2942,6 +3133,10 @@ func (x *Request) Validate() error {
 func (x *Request) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "method")
+	}
+	if x.Params != nil {
+		fp := p.Member("params")
+		c.RawKind(&fp, x.Params, wire.KindObject)
 	}
 }
 
@@ -3008,10 +3203,6 @@ func (x *Resource) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x100) != 0 {
 		c.Missing(p, "uri")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
 		x.Annotations.validate(c, &fp)
@@ -3040,10 +3231,6 @@ func (x *ResourceContents) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "uri")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("uri")
 		c.Format(&fp, "uri", x.URI)
@@ -3066,10 +3253,6 @@ func (x *ResourceLink) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x200) != 0 {
 		c.Missing(p, "uri")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
@@ -3101,6 +3284,10 @@ func (x *ResourceListChangedNotification) validate(c *wireimpl.Checker, p *wirei
 	}
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "method")
+	}
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.validate(c, &fp)
 	}
 }
 
@@ -3141,10 +3328,6 @@ func (x *ResourceTemplate) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x80) != 0 {
 		c.Missing(p, "uriTemplate")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
@@ -3217,6 +3400,10 @@ func (x *ResourceUpdatedNotificationParams) validate(c *wireimpl.Checker, p *wir
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "uri")
 	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
+	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("uri")
 		c.Format(&fp, "uri", x.URI)
@@ -3237,6 +3424,10 @@ func (x *Result) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.Meta != nil {
 		fp := p.Member("_meta")
 		x.Meta.validate(c, &fp)
+	}
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("resultType")
+		x.ResultType.validate(c, &fp)
 	}
 }
 
@@ -3261,7 +3452,9 @@ func (x ResultType) Validate() error {
 	return c.Err()
 }
 
-func (x ResultType) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
+func (x ResultType) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	c.Length(p, "characters", utf8.RuneCountInString(string(x)), 1, -1)
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x Role) Validate() error {
@@ -3289,10 +3482,6 @@ func (x *Root) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "uri")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("uri")
 		c.Format(&fp, "uri", x.URI)
@@ -3312,10 +3501,6 @@ func (x *SamplingMessage) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "role")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("content")
@@ -3364,7 +3549,7 @@ func (x *SamplingMessageContent) validate(c *wireimpl.Checker, p *wireimpl.Path)
 		}
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, Array")
+		c.Union(p, "mcp.SamplingMessageContent", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, Array")
 	}
 }
 
@@ -3398,7 +3583,7 @@ func (x *SamplingMessageContentBlock) validate(c *wireimpl.Checker, p *wireimpl.
 		x.ToolResultContent.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent")
+		c.Union(p, "mcp.SamplingMessageContentBlock", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent")
 	}
 }
 
@@ -3416,10 +3601,12 @@ func (x *ServerCapabilities) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.Experimental != nil {
 		fp := p.Member("experimental")
+		c.RawKind(&fp, x.Experimental, wire.KindObject)
 		c.RawValues(&fp, x.Experimental, wire.KindObject)
 	}
 	if x.Extensions != nil {
 		fp := p.Member("extensions")
+		c.RawKind(&fp, x.Extensions, wire.KindObject)
 		c.RawValues(&fp, x.Extensions, wire.KindObject)
 	}
 	if x.Logging != nil {
@@ -3497,7 +3684,7 @@ func (x *ServerNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.LoggingMessageNotification.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of CancelledNotification, ProgressNotification, ResourceListChangedNotification, SubscriptionsAcknowledgedNotification, ResourceUpdatedNotification, PromptListChangedNotification, ToolListChangedNotification, LoggingMessageNotification")
+		c.Union(p, "mcp.ServerNotification", n, "CancelledNotification, ProgressNotification, ResourceListChangedNotification, SubscriptionsAcknowledgedNotification, ResourceUpdatedNotification, PromptListChangedNotification, ToolListChangedNotification, LoggingMessageNotification")
 	}
 }
 
@@ -3559,7 +3746,7 @@ func (x *ServerResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.CompleteResult.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Result, InputRequiredResult, DiscoverResult, ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, SubscriptionsListenResult, ListPromptsResult, GetPromptResult, ListToolsResult, CallToolResult, CompleteResult")
+		c.Union(p, "mcp.ServerResult", n, "Result, InputRequiredResult, DiscoverResult, ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, SubscriptionsListenResult, ListPromptsResult, GetPromptResult, ListToolsResult, CallToolResult, CompleteResult")
 	}
 }
 
@@ -3581,7 +3768,7 @@ func (x *SingleSelectEnumSchema) validate(c *wireimpl.Checker, p *wireimpl.Path)
 		x.TitledSingleSelectEnumSchema.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema")
+		c.Union(p, "mcp.SingleSelectEnumSchema", n, "UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema")
 	}
 }
 
@@ -3660,6 +3847,10 @@ func (x *SubscriptionsAcknowledgedNotificationParams) validate(c *wireimpl.Check
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "notifications")
 	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.validate(c, &fp)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -3681,6 +3872,10 @@ func (x *SubscriptionsListenRequest) validate(c *wireimpl.Checker, p *wireimpl.P
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -3726,6 +3921,10 @@ func (x *SubscriptionsListenResult) validate(c *wireimpl.Checker, p *wireimpl.Pa
 		fp := p.Member("_meta")
 		x.Meta.validate(c, &fp)
 	}
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("resultType")
+		x.ResultType.validate(c, &fp)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -3742,6 +3941,10 @@ func (x *SubscriptionsListenResultMetaObject) validate(c *wireimpl.Checker, p *w
 	if x.ServerInfo != nil {
 		fp := p.Member("io.modelcontextprotocol/serverInfo")
 		x.ServerInfo.validate(c, &fp)
+	}
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("io.modelcontextprotocol/subscriptionId")
+		c.ID(&fp, x.SubscriptionID)
 	}
 }
 
@@ -3761,6 +3964,10 @@ func (x *SubscriptionsListenResultResponse) validate(c *wireimpl.Checker, p *wir
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x4) == 0 {
 		fp := p.Member("result")
@@ -3782,10 +3989,6 @@ func (x *TextContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "type")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.Annotations != nil {
 		fp := p.Member("annotations")
 		x.Annotations.validate(c, &fp)
@@ -3805,10 +4008,6 @@ func (x *TextResourceContents) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "uri")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("uri")
@@ -3939,10 +4138,6 @@ func (x *Tool) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x20) != 0 {
 		c.Missing(p, "name")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
-	}
 	if x.Icons != nil {
 		fp := p.Member("icons")
 		for i := range x.Icons {
@@ -4016,6 +4211,10 @@ func (x *ToolListChangedNotification) validate(c *wireimpl.Checker, p *wireimpl.
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "method")
 	}
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.validate(c, &fp)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -4034,10 +4233,6 @@ func (x *ToolResultContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x20) != 0 {
 		c.Missing(p, "type")
-	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		fp := p.Member("content")
@@ -4068,9 +4263,9 @@ func (x *ToolUseContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x10) != 0 {
 		c.Missing(p, "type")
 	}
-	if x.Meta != nil {
-		fp := p.Member("_meta")
-		x.Meta.validate(c, &fp)
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("input")
+		c.RawKind(&fp, x.Input, wire.KindObject)
 	}
 }
 
@@ -4091,6 +4286,10 @@ func (x *UnsupportedProtocolVersionError) validate(c *wireimpl.Checker, p *wirei
 	if x.missing[0]&uint64(0x1) == 0 {
 		fp := p.Member("error")
 		x.Error.validate(c, &fp)
+	}
+	if !x.ID.IsZero() {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 }
 

@@ -9,6 +9,34 @@ import (
 	"math/bits"
 )
 
+// Marshal encodes v, a pointer to a value of any type of this package, as JSON.
+// It is the fast path: json.Marshal(v) calls v.MarshalJSON too, then scans and
+// copies its output again (several times slower on a large result); Marshal
+// returns the generated encoder's output as it is. Like MarshalJSON, it refuses a
+// value Encodable reports (a union holding no member or several). It does not
+// validate: call v.Validate() for the schema's other rules.
+func Marshal(v wireimpl.EncodeJSONer) ([]byte, error) {
+	return wireimpl.Marshal(v)
+}
+
+// Unmarshal decodes data into v, a pointer to a value of any type of this package.
+// It is the fast path: json.Unmarshal(data, v) scans data before calling
+// v.UnmarshalJSON (several times slower on a large result); Unmarshal runs the
+// generated decoder alone. Decoding is case-sensitive and rejects duplicate
+// members, invalid UTF-8, trailing data and nesting deeper than wireimpl.MaxDepth;
+// data is copied, so the caller may reuse it. It does not validate: call
+// v.Validate() for the schema's rules (required members, bounds, formats).
+func Unmarshal(data []byte, v wireimpl.DecodeJSONer) error {
+	return wireimpl.Decode(data, v)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Annotations) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Annotations object.
 func (x *Annotations) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Annotations{}
@@ -79,6 +107,13 @@ func (x *Annotations) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *AudioContent) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a AudioContent object.
 func (x *AudioContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = AudioContent{}
@@ -91,7 +126,8 @@ func (x *AudioContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -136,7 +172,7 @@ func (x *AudioContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -167,6 +203,52 @@ func (x AudioContent) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *AudioContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Meta) Encodable() error {
+	return nil
+}
+
+// DecodeJSON reads a Meta object.
+func (x *Meta) DecodeJSON(d *wireimpl.Decoder) error {
+	*x = Meta{}
+	if err := d.Obj(func(key []byte) error {
+		switch string(key) {
+		default:
+			return d.AddMember(&x.Extra, key)
+		}
+	}); err != nil {
+		return err
+	}
+	return nil
+}
+
+// EncodeJSON writes x as a JSON object.
+func (x *Meta) EncodeJSON(e *jx.Encoder) {
+	e.ObjStart()
+	wireimpl.EncodeMembers(e, x.Extra)
+	e.ObjEnd()
+}
+
+// MarshalJSON implements json.Marshaler.
+func (x Meta) MarshalJSON() ([]byte, error) {
+	return wireimpl.Marshal(&x)
+}
+
+// UnmarshalJSON implements json.Unmarshaler. Decoding is case-sensitive and rejects
+// duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
+func (x *Meta) UnmarshalJSON(data []byte) error {
+	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *BaseMetadata) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a BaseMetadata object.
@@ -229,6 +311,13 @@ func (x *BaseMetadata) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *BlobResourceContents) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a BlobResourceContents object.
 func (x *BlobResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = BlobResourceContents{}
@@ -241,7 +330,8 @@ func (x *BlobResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "blob":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -280,7 +370,7 @@ func (x *BlobResourceContents) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("blob")
@@ -307,6 +397,13 @@ func (x BlobResourceContents) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *BlobResourceContents) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *BooleanSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a BooleanSchema object.
@@ -391,6 +488,22 @@ func (x *BooleanSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CallToolRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CallToolRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CallToolRequest object.
 func (x *CallToolRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CallToolRequest{}
@@ -468,6 +581,22 @@ func (x CallToolRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CallToolRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CallToolRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CallToolRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CallToolRequestParams object.
@@ -551,6 +680,22 @@ func (x *CallToolRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CallToolRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CallToolRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CallToolRequestParamsMeta object.
 func (x *CallToolRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CallToolRequestParamsMeta{}
@@ -599,6 +744,25 @@ func (x *CallToolRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CallToolResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CallToolResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("content")
+		for i := range x.Content {
+			ep := (&fp).Elem(i)
+			x.Content[i].encodable(c, &ep)
+		}
+	}
+}
+
 // DecodeJSON reads a CallToolResult object.
 func (x *CallToolResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CallToolResult{}
@@ -611,7 +775,8 @@ func (x *CallToolResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -650,7 +815,7 @@ func (x *CallToolResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("content")
@@ -677,6 +842,13 @@ func (x CallToolResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CallToolResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelTaskRequest) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a CancelTaskRequest object.
@@ -758,6 +930,13 @@ func (x *CancelTaskRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelTaskRequestParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CancelTaskRequestParams object.
 func (x *CancelTaskRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CancelTaskRequestParams{}
@@ -807,6 +986,22 @@ func (x *CancelTaskRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelTaskResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CancelTaskResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("ttl")
+		x.TTL.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CancelTaskResult object.
 func (x *CancelTaskResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CancelTaskResult{}
@@ -819,7 +1014,8 @@ func (x *CancelTaskResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "createdAt":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -883,7 +1079,7 @@ func (x *CancelTaskResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("createdAt")
@@ -926,6 +1122,28 @@ func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelTaskResultTtl) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CancelTaskResultTtl) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.CancelTaskResultTtl", n, "Integer, Null")
+	}
 }
 
 // DecodeJSON reads whichever member of CancelTaskResultTtl the value is.
@@ -987,7 +1205,8 @@ func (x *CancelTaskResultTtl) decodeFirst(d *wireimpl.Decoder, mask, others uint
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *CancelTaskResultTtl) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -1025,6 +1244,13 @@ func (x CancelTaskResultTtl) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CancelTaskResultTtl) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelledNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a CancelledNotification object.
@@ -1096,6 +1322,13 @@ func (x *CancelledNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelledNotificationParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CancelledNotificationParams object.
 func (x *CancelledNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CancelledNotificationParams{}
@@ -1108,7 +1341,8 @@ func (x *CancelledNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "reason":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -1140,7 +1374,7 @@ func (x *CancelledNotificationParams) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Reason.Set {
 		e.FieldStart("reason")
@@ -1163,6 +1397,13 @@ func (x CancelledNotificationParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CancelledNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilities) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ClientCapabilities object.
@@ -1257,6 +1498,13 @@ func (x *ClientCapabilities) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesElicitation) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ClientCapabilitiesElicitation object.
 func (x *ClientCapabilitiesElicitation) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilitiesElicitation{}
@@ -1315,6 +1563,13 @@ func (x *ClientCapabilitiesElicitation) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesRoots) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ClientCapabilitiesRoots object.
 func (x *ClientCapabilitiesRoots) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilitiesRoots{}
@@ -1362,6 +1617,13 @@ func (x ClientCapabilitiesRoots) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientCapabilitiesRoots) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesSampling) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ClientCapabilitiesSampling object.
@@ -1420,6 +1682,13 @@ func (x ClientCapabilitiesSampling) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientCapabilitiesSampling) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesTasks) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ClientCapabilitiesTasks object.
@@ -1491,6 +1760,13 @@ func (x *ClientCapabilitiesTasks) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesTasksRequests) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ClientCapabilitiesTasksRequests object.
 func (x *ClientCapabilitiesTasksRequests) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilitiesTasksRequests{}
@@ -1551,6 +1827,13 @@ func (x *ClientCapabilitiesTasksRequests) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesTasksRequestsElicitation) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ClientCapabilitiesTasksRequestsElicitation object.
 func (x *ClientCapabilitiesTasksRequestsElicitation) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilitiesTasksRequestsElicitation{}
@@ -1599,6 +1882,13 @@ func (x *ClientCapabilitiesTasksRequestsElicitation) UnmarshalJSON(data []byte) 
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientCapabilitiesTasksRequestsSampling) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ClientCapabilitiesTasksRequestsSampling object.
 func (x *ClientCapabilitiesTasksRequestsSampling) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientCapabilitiesTasksRequestsSampling{}
@@ -1645,6 +1935,39 @@ func (x ClientCapabilitiesTasksRequestsSampling) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientCapabilitiesTasksRequestsSampling) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientNotification) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ClientNotification) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.CancelledNotification != nil {
+		n++
+	}
+	if x.InitializedNotification != nil {
+		n++
+	}
+	if x.ProgressNotification != nil {
+		n++
+		x.ProgressNotification.encodable(c, p)
+	}
+	if x.TaskStatusNotification != nil {
+		n++
+		x.TaskStatusNotification.encodable(c, p)
+	}
+	if x.RootsListChangedNotification != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ClientNotification", n, "CancelledNotification, InitializedNotification, ProgressNotification, TaskStatusNotification, RootsListChangedNotification")
+	}
 }
 
 // DecodeJSON reads whichever member of ClientNotification the value is.
@@ -1740,7 +2063,8 @@ func (x *ClientNotification) decodeFirst(d *wireimpl.Decoder, mask, others uint6
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ClientNotification) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.CancelledNotification != nil:
@@ -1808,6 +2132,87 @@ func (x ClientNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ClientNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ClientRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.InitializeRequest != nil {
+		n++
+		x.InitializeRequest.encodable(c, p)
+	}
+	if x.PingRequest != nil {
+		n++
+		x.PingRequest.encodable(c, p)
+	}
+	if x.ListResourcesRequest != nil {
+		n++
+		x.ListResourcesRequest.encodable(c, p)
+	}
+	if x.ListResourceTemplatesRequest != nil {
+		n++
+		x.ListResourceTemplatesRequest.encodable(c, p)
+	}
+	if x.ReadResourceRequest != nil {
+		n++
+		x.ReadResourceRequest.encodable(c, p)
+	}
+	if x.SubscribeRequest != nil {
+		n++
+		x.SubscribeRequest.encodable(c, p)
+	}
+	if x.UnsubscribeRequest != nil {
+		n++
+		x.UnsubscribeRequest.encodable(c, p)
+	}
+	if x.ListPromptsRequest != nil {
+		n++
+		x.ListPromptsRequest.encodable(c, p)
+	}
+	if x.GetPromptRequest != nil {
+		n++
+		x.GetPromptRequest.encodable(c, p)
+	}
+	if x.ListToolsRequest != nil {
+		n++
+		x.ListToolsRequest.encodable(c, p)
+	}
+	if x.CallToolRequest != nil {
+		n++
+		x.CallToolRequest.encodable(c, p)
+	}
+	if x.GetTaskRequest != nil {
+		n++
+	}
+	if x.GetTaskPayloadRequest != nil {
+		n++
+	}
+	if x.CancelTaskRequest != nil {
+		n++
+	}
+	if x.ListTasksRequest != nil {
+		n++
+		x.ListTasksRequest.encodable(c, p)
+	}
+	if x.SetLevelRequest != nil {
+		n++
+		x.SetLevelRequest.encodable(c, p)
+	}
+	if x.CompleteRequest != nil {
+		n++
+		x.CompleteRequest.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ClientRequest", n, "InitializeRequest, PingRequest, ListResourcesRequest, ListResourceTemplatesRequest, ReadResourceRequest, SubscribeRequest, UnsubscribeRequest, ListPromptsRequest, GetPromptRequest, ListToolsRequest, CallToolRequest, GetTaskRequest, GetTaskPayloadRequest, CancelTaskRequest, ListTasksRequest, SetLevelRequest, CompleteRequest")
+	}
 }
 
 // DecodeJSON reads whichever member of ClientRequest the value is.
@@ -1963,7 +2368,8 @@ func (x *ClientRequest) decodeFirst(d *wireimpl.Decoder, mask, others uint64) er
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ClientRequest) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.InitializeRequest != nil:
@@ -2117,6 +2523,51 @@ func (x *ClientRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ClientResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ClientResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Result != nil {
+		n++
+	}
+	if x.GetTaskResult != nil {
+		n++
+		x.GetTaskResult.encodable(c, p)
+	}
+	if x.GetTaskPayloadResult != nil {
+		n++
+	}
+	if x.CancelTaskResult != nil {
+		n++
+		x.CancelTaskResult.encodable(c, p)
+	}
+	if x.ListTasksResult != nil {
+		n++
+		x.ListTasksResult.encodable(c, p)
+	}
+	if x.CreateMessageResult != nil {
+		n++
+		x.CreateMessageResult.encodable(c, p)
+	}
+	if x.ListRootsResult != nil {
+		n++
+	}
+	if x.ElicitResult != nil {
+		n++
+		x.ElicitResult.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ClientResult", n, "Result, GetTaskResult, GetTaskPayloadResult, CancelTaskResult, ListTasksResult, CreateMessageResult, ListRootsResult, ElicitResult")
+	}
+}
+
 // DecodeJSON reads whichever member of ClientResult the value is.
 func (x *ClientResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ClientResult{}
@@ -2197,7 +2648,8 @@ func (x *ClientResult) decodeFirst(d *wireimpl.Decoder, mask, others uint64) err
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ClientResult) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Result != nil:
@@ -2288,6 +2740,22 @@ func (x *ClientResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CompleteRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CompleteRequest object.
 func (x *CompleteRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteRequest{}
@@ -2365,6 +2833,26 @@ func (x CompleteRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CompleteRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("ref")
+		x.Ref.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CompleteRequestParams object.
@@ -2448,6 +2936,22 @@ func (x *CompleteRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CompleteRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CompleteRequestParamsMeta object.
 func (x *CompleteRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteRequestParamsMeta{}
@@ -2494,6 +2998,13 @@ func (x CompleteRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequestParamsArgument) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a CompleteRequestParamsArgument object.
@@ -2555,6 +3066,13 @@ func (x *CompleteRequestParamsArgument) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequestParamsContext) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CompleteRequestParamsContext object.
 func (x *CompleteRequestParamsContext) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteRequestParamsContext{}
@@ -2601,6 +3119,28 @@ func (x CompleteRequestParamsContext) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteRequestParamsContext) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteRequestParamsRef) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CompleteRequestParamsRef) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.PromptReference != nil {
+		n++
+	}
+	if x.ResourceTemplateReference != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.CompleteRequestParamsRef", n, "PromptReference, ResourceTemplateReference")
+	}
 }
 
 // DecodeJSON reads whichever member of CompleteRequestParamsRef the value is.
@@ -2681,7 +3221,8 @@ func (x *CompleteRequestParamsRef) decodeFirst(d *wireimpl.Decoder, mask, others
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *CompleteRequestParamsRef) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.PromptReference != nil:
@@ -2730,6 +3271,13 @@ func (x *CompleteRequestParamsRef) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CompleteResult object.
 func (x *CompleteResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompleteResult{}
@@ -2742,7 +3290,8 @@ func (x *CompleteResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "completion":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -2768,7 +3317,7 @@ func (x *CompleteResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("completion")
@@ -2787,6 +3336,13 @@ func (x CompleteResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompleteResultCompletion) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a CompleteResultCompletion object.
@@ -2858,6 +3414,38 @@ func (x CompleteResultCompletion) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompleteResultCompletion) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ContentBlock) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ContentBlock) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextContent != nil {
+		n++
+	}
+	if x.ImageContent != nil {
+		n++
+	}
+	if x.AudioContent != nil {
+		n++
+	}
+	if x.ResourceLink != nil {
+		n++
+	}
+	if x.EmbeddedResource != nil {
+		n++
+		x.EmbeddedResource.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ContentBlock", n, "TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource")
+	}
 }
 
 // DecodeJSON reads whichever member of ContentBlock the value is.
@@ -2953,7 +3541,8 @@ func (x *ContentBlock) decodeFirst(d *wireimpl.Decoder, mask, others uint64) err
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ContentBlock) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextContent != nil:
@@ -3021,6 +3610,22 @@ func (x ContentBlock) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ContentBlock) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateMessageRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateMessageRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CreateMessageRequest object.
@@ -3100,6 +3705,29 @@ func (x CreateMessageRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CreateMessageRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateMessageRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateMessageRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("messages")
+		for i := range x.Messages {
+			ep := (&fp).Elem(i)
+			x.Messages[i].encodable(c, &ep)
+		}
+	}
 }
 
 // DecodeJSON reads a CreateMessageRequestParams object.
@@ -3268,6 +3896,22 @@ func (x *CreateMessageRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateMessageRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateMessageRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CreateMessageRequestParamsMeta object.
 func (x *CreateMessageRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CreateMessageRequestParamsMeta{}
@@ -3316,6 +3960,13 @@ func (x *CreateMessageRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x CreateMessageRequestParamsIncludeContext) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CreateMessageRequestParamsIncludeContext.
 func (x *CreateMessageRequestParamsIncludeContext) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -3339,6 +3990,22 @@ func (x *CreateMessageRequestParamsIncludeContext) UnmarshalJSON(data []byte) er
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateMessageResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateMessageResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("content")
+		x.Content.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CreateMessageResult object.
 func (x *CreateMessageResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CreateMessageResult{}
@@ -3351,7 +4018,8 @@ func (x *CreateMessageResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -3396,7 +4064,7 @@ func (x *CreateMessageResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("content")
@@ -3427,6 +4095,45 @@ func (x CreateMessageResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CreateMessageResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateMessageResultContent) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateMessageResultContent) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextContent != nil {
+		n++
+	}
+	if x.ImageContent != nil {
+		n++
+	}
+	if x.AudioContent != nil {
+		n++
+	}
+	if x.ToolUseContent != nil {
+		n++
+	}
+	if x.ToolResultContent != nil {
+		n++
+		x.ToolResultContent.encodable(c, p)
+	}
+	if x.Array != nil {
+		n++
+		for i := range x.Array {
+			ep := (p).Elem(i)
+			x.Array[i].encodable(c, &ep)
+		}
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.CreateMessageResultContent", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, Array")
+	}
 }
 
 // DecodeJSON reads whichever member of CreateMessageResultContent the value is.
@@ -3528,7 +4235,8 @@ func (x *CreateMessageResultContent) decodeFirst(d *wireimpl.Decoder, mask, othe
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *CreateMessageResultContent) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextContent != nil:
@@ -3605,6 +4313,22 @@ func (x *CreateMessageResultContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateTaskResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateTaskResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("task")
+		x.Task.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a CreateTaskResult object.
 func (x *CreateTaskResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CreateTaskResult{}
@@ -3617,7 +4341,8 @@ func (x *CreateTaskResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "task":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -3643,7 +4368,7 @@ func (x *CreateTaskResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("task")
@@ -3662,6 +4387,13 @@ func (x CreateTaskResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CreateTaskResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x Cursor) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Cursor.
@@ -3685,6 +4417,22 @@ func (x Cursor) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Cursor) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ElicitRequest object.
@@ -3764,6 +4512,26 @@ func (x ElicitRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestFormParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestFormParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("requestedSchema")
+		x.RequestedSchema.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ElicitRequestFormParams object.
@@ -3858,6 +4626,22 @@ func (x *ElicitRequestFormParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestFormParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestFormParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ElicitRequestFormParamsMeta object.
 func (x *ElicitRequestFormParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitRequestFormParamsMeta{}
@@ -3904,6 +4688,26 @@ func (x ElicitRequestFormParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequestFormParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestFormParamsRequestedSchema) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestFormParamsRequestedSchema) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("properties")
+		for _, k := range wireimpl.SortedKeys(x.Properties) {
+			ep := (&fp).Member(k)
+			ev := x.Properties[k]
+			ev.encodable(c, &ep)
+		}
+	}
 }
 
 // DecodeJSON reads a ElicitRequestFormParamsRequestedSchema object.
@@ -3986,6 +4790,30 @@ func (x *ElicitRequestFormParamsRequestedSchema) UnmarshalJSON(data []byte) erro
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.ElicitRequestURLParams != nil {
+		n++
+		x.ElicitRequestURLParams.encodable(c, p)
+	}
+	if x.ElicitRequestFormParams != nil {
+		n++
+		x.ElicitRequestFormParams.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ElicitRequestParams", n, "ElicitRequestURLParams, ElicitRequestFormParams")
+	}
+}
+
 // DecodeJSON reads whichever member of ElicitRequestParams the value is.
 func (x *ElicitRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitRequestParams{}
@@ -4064,7 +4892,8 @@ func (x *ElicitRequestParams) decodeFirst(d *wireimpl.Decoder, mask, others uint
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ElicitRequestParams) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.ElicitRequestURLParams != nil:
@@ -4111,6 +4940,22 @@ func (x ElicitRequestParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestURLParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestURLParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ElicitRequestURLParams object.
@@ -4214,6 +5059,22 @@ func (x *ElicitRequestURLParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitRequestURLParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitRequestURLParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ElicitRequestURLParamsMeta object.
 func (x *ElicitRequestURLParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitRequestURLParamsMeta{}
@@ -4262,6 +5123,26 @@ func (x *ElicitRequestURLParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Content != nil {
+		fp := p.Member("content")
+		for _, k := range wireimpl.SortedKeys(x.Content) {
+			ep := (&fp).Member(k)
+			ev := x.Content[k]
+			ev.encodable(c, &ep)
+		}
+	}
+}
+
 // DecodeJSON reads a ElicitResult object.
 func (x *ElicitResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitResult{}
@@ -4274,7 +5155,8 @@ func (x *ElicitResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "action":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -4306,7 +5188,7 @@ func (x *ElicitResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("action")
@@ -4331,6 +5213,13 @@ func (x *ElicitResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x ElicitResultAction) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ElicitResultAction.
 func (x *ElicitResultAction) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -4352,6 +5241,34 @@ func (x ElicitResultAction) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitResultAction) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitResultContentValue) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ElicitResultContentValue) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Array != nil {
+		n++
+	}
+	if x.String.Set {
+		n++
+	}
+	if x.Number.Set {
+		n++
+	}
+	if x.Boolean.Set {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ElicitResultContentValue", n, "Array, String, Number, Boolean")
+	}
 }
 
 // DecodeJSON reads whichever member of ElicitResultContentValue the value is.
@@ -4426,7 +5343,8 @@ func (x *ElicitResultContentValue) decodeFirst(d *wireimpl.Decoder, mask, others
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ElicitResultContentValue) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Array != nil:
@@ -4472,6 +5390,13 @@ func (x ElicitResultContentValue) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ElicitResultContentValue) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitationCompleteNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ElicitationCompleteNotification object.
@@ -4543,6 +5468,13 @@ func (x *ElicitationCompleteNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ElicitationCompleteNotificationParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ElicitationCompleteNotificationParams object.
 func (x *ElicitationCompleteNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ElicitationCompleteNotificationParams{}
@@ -4592,6 +5524,22 @@ func (x *ElicitationCompleteNotificationParams) UnmarshalJSON(data []byte) error
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *EmbeddedResource) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *EmbeddedResource) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("resource")
+		x.Resource.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a EmbeddedResource object.
 func (x *EmbeddedResource) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = EmbeddedResource{}
@@ -4604,7 +5552,8 @@ func (x *EmbeddedResource) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -4643,7 +5592,7 @@ func (x *EmbeddedResource) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -4670,6 +5619,28 @@ func (x EmbeddedResource) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *EmbeddedResource) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *EmbeddedResourceResource) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *EmbeddedResourceResource) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextResourceContents != nil {
+		n++
+	}
+	if x.BlobResourceContents != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.EmbeddedResourceResource", n, "TextResourceContents, BlobResourceContents")
+	}
 }
 
 // DecodeJSON reads whichever member of EmbeddedResourceResource the value is.
@@ -4734,7 +5705,8 @@ func (x *EmbeddedResourceResource) decodeFirst(d *wireimpl.Decoder, mask, others
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *EmbeddedResourceResource) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextResourceContents != nil:
@@ -4781,6 +5753,37 @@ func (x EmbeddedResourceResource) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *EmbeddedResourceResource) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *EnumSchema) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *EnumSchema) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.UntitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.UntitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.LegacyTitledEnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.EnumSchema", n, "UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema, LegacyTitledEnumSchema")
+	}
 }
 
 // DecodeJSON reads whichever member of EnumSchema the value is.
@@ -4870,7 +5873,8 @@ func (x *EnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *EnumSchema) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.UntitledSingleSelectEnumSchema != nil:
@@ -4940,6 +5944,13 @@ func (x *EnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Error) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Error object.
 func (x *Error) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Error{}
@@ -5007,6 +6018,22 @@ func (x Error) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Error) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetPromptRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetPromptRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a GetPromptRequest object.
@@ -5088,6 +6115,22 @@ func (x *GetPromptRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetPromptRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetPromptRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a GetPromptRequestParams object.
 func (x *GetPromptRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetPromptRequestParams{}
@@ -5158,6 +6201,22 @@ func (x *GetPromptRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetPromptRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetPromptRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a GetPromptRequestParamsMeta object.
 func (x *GetPromptRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetPromptRequestParamsMeta{}
@@ -5206,6 +6265,25 @@ func (x *GetPromptRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetPromptResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetPromptResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("messages")
+		for i := range x.Messages {
+			ep := (&fp).Elem(i)
+			x.Messages[i].encodable(c, &ep)
+		}
+	}
+}
+
 // DecodeJSON reads a GetPromptResult object.
 func (x *GetPromptResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetPromptResult{}
@@ -5218,7 +6296,8 @@ func (x *GetPromptResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "description":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -5251,7 +6330,7 @@ func (x *GetPromptResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Description.Set {
 		e.FieldStart("description")
@@ -5274,6 +6353,13 @@ func (x GetPromptResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetPromptResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskPayloadRequest) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a GetTaskPayloadRequest object.
@@ -5355,6 +6441,13 @@ func (x *GetTaskPayloadRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskPayloadRequestParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a GetTaskPayloadRequestParams object.
 func (x *GetTaskPayloadRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskPayloadRequestParams{}
@@ -5404,6 +6497,13 @@ func (x *GetTaskPayloadRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskPayloadResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a GetTaskPayloadResult object.
 func (x *GetTaskPayloadResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskPayloadResult{}
@@ -5416,7 +6516,8 @@ func (x *GetTaskPayloadResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
@@ -5435,7 +6536,7 @@ func (x *GetTaskPayloadResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
@@ -5450,6 +6551,13 @@ func (x GetTaskPayloadResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetTaskPayloadResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskRequest) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a GetTaskRequest object.
@@ -5531,6 +6639,13 @@ func (x *GetTaskRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskRequestParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a GetTaskRequestParams object.
 func (x *GetTaskRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskRequestParams{}
@@ -5580,6 +6695,22 @@ func (x *GetTaskRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("ttl")
+		x.TTL.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a GetTaskResult object.
 func (x *GetTaskResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskResult{}
@@ -5592,7 +6723,8 @@ func (x *GetTaskResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "createdAt":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -5656,7 +6788,7 @@ func (x *GetTaskResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("createdAt")
@@ -5699,6 +6831,28 @@ func (x GetTaskResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetTaskResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResultTtl) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResultTtl) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.GetTaskResultTtl", n, "Integer, Null")
+	}
 }
 
 // DecodeJSON reads whichever member of GetTaskResultTtl the value is.
@@ -5760,7 +6914,8 @@ func (x *GetTaskResultTtl) decodeFirst(d *wireimpl.Decoder, mask, others uint64)
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *GetTaskResultTtl) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -5798,6 +6953,13 @@ func (x GetTaskResultTtl) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetTaskResultTtl) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Icon) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Icon object.
@@ -5881,6 +7043,13 @@ func (x *Icon) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x IconTheme) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a IconTheme.
 func (x *IconTheme) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -5902,6 +7071,13 @@ func (x IconTheme) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *IconTheme) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Icons) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Icons object.
@@ -5952,6 +7128,13 @@ func (x *Icons) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ImageContent) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ImageContent object.
 func (x *ImageContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ImageContent{}
@@ -5964,7 +7147,8 @@ func (x *ImageContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -6009,7 +7193,7 @@ func (x *ImageContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -6040,6 +7224,13 @@ func (x ImageContent) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ImageContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Implementation) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Implementation object.
@@ -6144,6 +7335,22 @@ func (x *Implementation) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InitializeRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *InitializeRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a InitializeRequest object.
 func (x *InitializeRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InitializeRequest{}
@@ -6221,6 +7428,22 @@ func (x InitializeRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InitializeRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InitializeRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *InitializeRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a InitializeRequestParams object.
@@ -6303,6 +7526,22 @@ func (x *InitializeRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InitializeRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *InitializeRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a InitializeRequestParamsMeta object.
 func (x *InitializeRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InitializeRequestParamsMeta{}
@@ -6351,6 +7590,13 @@ func (x *InitializeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InitializeResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a InitializeResult object.
 func (x *InitializeResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InitializeResult{}
@@ -6363,7 +7609,8 @@ func (x *InitializeResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "capabilities":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -6408,7 +7655,7 @@ func (x *InitializeResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("capabilities")
@@ -6439,6 +7686,13 @@ func (x InitializeResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InitializeResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InitializedNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a InitializedNotification object.
@@ -6511,6 +7765,13 @@ func (x *InitializedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCErrorResponse) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a JSONRPCErrorResponse object.
 func (x *JSONRPCErrorResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = JSONRPCErrorResponse{}
@@ -6578,6 +7839,34 @@ func (x JSONRPCErrorResponse) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCErrorResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCMessage) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *JSONRPCMessage) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.JSONRPCRequest != nil {
+		n++
+	}
+	if x.JSONRPCNotification != nil {
+		n++
+	}
+	if x.JSONRPCResultResponse != nil {
+		n++
+	}
+	if x.JSONRPCErrorResponse != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.JSONRPCMessage", n, "JSONRPCRequest, JSONRPCNotification, JSONRPCResultResponse, JSONRPCErrorResponse")
+	}
 }
 
 // DecodeJSON reads whichever member of JSONRPCMessage the value is.
@@ -6648,7 +7937,8 @@ func (x *JSONRPCMessage) decodeFirst(d *wireimpl.Decoder, mask, others uint64) e
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *JSONRPCMessage) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.JSONRPCRequest != nil:
@@ -6710,6 +8000,13 @@ func (x JSONRPCMessage) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCMessage) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a JSONRPCNotification object.
@@ -6779,6 +8076,13 @@ func (x JSONRPCNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCRequest) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a JSONRPCRequest object.
@@ -6860,6 +8164,28 @@ func (x *JSONRPCRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCResponse) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *JSONRPCResponse) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.JSONRPCResultResponse != nil {
+		n++
+	}
+	if x.JSONRPCErrorResponse != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.JSONRPCResponse", n, "JSONRPCResultResponse, JSONRPCErrorResponse")
+	}
+}
+
 // DecodeJSON reads whichever member of JSONRPCResponse the value is.
 func (x *JSONRPCResponse) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = JSONRPCResponse{}
@@ -6922,7 +8248,8 @@ func (x *JSONRPCResponse) decodeFirst(d *wireimpl.Decoder, mask, others uint64) 
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *JSONRPCResponse) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.JSONRPCResultResponse != nil:
@@ -6969,6 +8296,13 @@ func (x JSONRPCResponse) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *JSONRPCResultResponse) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a JSONRPCResultResponse object.
@@ -7038,6 +8372,13 @@ func (x JSONRPCResultResponse) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *JSONRPCResultResponse) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *LegacyTitledEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a LegacyTitledEnumSchema object.
@@ -7142,6 +8483,22 @@ func (x *LegacyTitledEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListPromptsRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListPromptsRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ListPromptsRequest object.
 func (x *ListPromptsRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListPromptsRequest{}
@@ -7222,6 +8579,13 @@ func (x *ListPromptsRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListPromptsResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListPromptsResult object.
 func (x *ListPromptsResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListPromptsResult{}
@@ -7234,7 +8598,8 @@ func (x *ListPromptsResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -7267,7 +8632,7 @@ func (x *ListPromptsResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.NextCursor.Set {
 		e.FieldStart("nextCursor")
@@ -7290,6 +8655,22 @@ func (x ListPromptsResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListPromptsResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListResourceTemplatesRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListResourceTemplatesRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ListResourceTemplatesRequest object.
@@ -7372,6 +8753,13 @@ func (x *ListResourceTemplatesRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListResourceTemplatesResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListResourceTemplatesResult object.
 func (x *ListResourceTemplatesResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListResourceTemplatesResult{}
@@ -7384,7 +8772,8 @@ func (x *ListResourceTemplatesResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -7417,7 +8806,7 @@ func (x *ListResourceTemplatesResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.NextCursor.Set {
 		e.FieldStart("nextCursor")
@@ -7440,6 +8829,22 @@ func (x ListResourceTemplatesResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListResourceTemplatesResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListResourcesRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListResourcesRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ListResourcesRequest object.
@@ -7522,6 +8927,13 @@ func (x *ListResourcesRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListResourcesResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListResourcesResult object.
 func (x *ListResourcesResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListResourcesResult{}
@@ -7534,7 +8946,8 @@ func (x *ListResourcesResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -7567,7 +8980,7 @@ func (x *ListResourcesResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.NextCursor.Set {
 		e.FieldStart("nextCursor")
@@ -7590,6 +9003,22 @@ func (x ListResourcesResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListResourcesResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListRootsRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListRootsRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ListRootsRequest object.
@@ -7672,6 +9101,13 @@ func (x *ListRootsRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListRootsResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListRootsResult object.
 func (x *ListRootsResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListRootsResult{}
@@ -7684,7 +9120,8 @@ func (x *ListRootsResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "roots":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -7710,7 +9147,7 @@ func (x *ListRootsResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("roots")
@@ -7729,6 +9166,22 @@ func (x ListRootsResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListRootsResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListTasksRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListTasksRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ListTasksRequest object.
@@ -7811,6 +9264,25 @@ func (x *ListTasksRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListTasksResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListTasksResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("tasks")
+		for i := range x.Tasks {
+			ep := (&fp).Elem(i)
+			x.Tasks[i].encodable(c, &ep)
+		}
+	}
+}
+
 // DecodeJSON reads a ListTasksResult object.
 func (x *ListTasksResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListTasksResult{}
@@ -7823,7 +9295,8 @@ func (x *ListTasksResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -7856,7 +9329,7 @@ func (x *ListTasksResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.NextCursor.Set {
 		e.FieldStart("nextCursor")
@@ -7879,6 +9352,22 @@ func (x ListTasksResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ListTasksResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListToolsRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ListToolsRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ListToolsRequest object.
@@ -7961,6 +9450,13 @@ func (x *ListToolsRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ListToolsResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ListToolsResult object.
 func (x *ListToolsResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ListToolsResult{}
@@ -7973,7 +9469,8 @@ func (x *ListToolsResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -8006,7 +9503,7 @@ func (x *ListToolsResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.NextCursor.Set {
 		e.FieldStart("nextCursor")
@@ -8031,6 +9528,13 @@ func (x *ListToolsResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x LoggingLevel) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a LoggingLevel.
 func (x *LoggingLevel) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -8052,6 +9556,13 @@ func (x LoggingLevel) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *LoggingLevel) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *LoggingMessageNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a LoggingMessageNotification object.
@@ -8123,6 +9634,13 @@ func (x *LoggingMessageNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *LoggingMessageNotificationParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a LoggingMessageNotificationParams object.
 func (x *LoggingMessageNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = LoggingMessageNotificationParams{}
@@ -8135,7 +9653,8 @@ func (x *LoggingMessageNotificationParams) DecodeJSON(d *wireimpl.Decoder) error
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "data":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -8174,7 +9693,7 @@ func (x *LoggingMessageNotificationParams) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("data")
@@ -8201,6 +9720,13 @@ func (x LoggingMessageNotificationParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *LoggingMessageNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ModelHint) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ModelHint object.
@@ -8250,6 +9776,13 @@ func (x ModelHint) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ModelHint) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ModelPreferences) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ModelPreferences object.
@@ -8333,6 +9866,28 @@ func (x *ModelPreferences) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *MultiSelectEnumSchema) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *MultiSelectEnumSchema) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.UntitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.MultiSelectEnumSchema", n, "UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema")
+	}
+}
+
 // DecodeJSON reads whichever member of MultiSelectEnumSchema the value is.
 func (x *MultiSelectEnumSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = MultiSelectEnumSchema{}
@@ -8395,7 +9950,8 @@ func (x *MultiSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others ui
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *MultiSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.UntitledMultiSelectEnumSchema != nil:
@@ -8442,6 +9998,13 @@ func (x MultiSelectEnumSchema) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *MultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Notification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Notification object.
@@ -8503,6 +10066,13 @@ func (x *Notification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *NotificationParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a NotificationParams object.
 func (x *NotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = NotificationParams{}
@@ -8515,7 +10085,8 @@ func (x *NotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
@@ -8534,7 +10105,7 @@ func (x *NotificationParams) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
@@ -8549,6 +10120,13 @@ func (x NotificationParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *NotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *NumberSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a NumberSchema object.
@@ -8655,6 +10233,13 @@ func (x *NumberSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x NumberSchemaType) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a NumberSchemaType.
 func (x *NumberSchemaType) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -8676,6 +10261,22 @@ func (x NumberSchemaType) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *NumberSchemaType) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PaginatedRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PaginatedRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a PaginatedRequest object.
@@ -8758,6 +10359,22 @@ func (x *PaginatedRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PaginatedRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PaginatedRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a PaginatedRequestParams object.
 func (x *PaginatedRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PaginatedRequestParams{}
@@ -8818,6 +10435,22 @@ func (x *PaginatedRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PaginatedRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PaginatedRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a PaginatedRequestParamsMeta object.
 func (x *PaginatedRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PaginatedRequestParamsMeta{}
@@ -8866,6 +10499,13 @@ func (x *PaginatedRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PaginatedResult) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a PaginatedResult object.
 func (x *PaginatedResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PaginatedResult{}
@@ -8878,7 +10518,8 @@ func (x *PaginatedResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "nextCursor":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -8904,7 +10545,7 @@ func (x *PaginatedResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.NextCursor.Set {
 		e.FieldStart("nextCursor")
@@ -8923,6 +10564,22 @@ func (x PaginatedResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PaginatedResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PingRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PingRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Params != nil {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a PingRequest object.
@@ -9003,6 +10660,46 @@ func (x PingRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PingRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PrimitiveSchemaDefinition) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PrimitiveSchemaDefinition) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.StringSchema != nil {
+		n++
+	}
+	if x.NumberSchema != nil {
+		n++
+	}
+	if x.BooleanSchema != nil {
+		n++
+	}
+	if x.UntitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.UntitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledMultiSelectEnumSchema != nil {
+		n++
+	}
+	if x.LegacyTitledEnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.PrimitiveSchemaDefinition", n, "StringSchema, NumberSchema, BooleanSchema, UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema, LegacyTitledEnumSchema")
+	}
 }
 
 // DecodeJSON reads whichever member of PrimitiveSchemaDefinition the value is.
@@ -9107,7 +10804,8 @@ func (x *PrimitiveSchemaDefinition) decodeFirst(d *wireimpl.Decoder, mask, other
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *PrimitiveSchemaDefinition) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.StringSchema != nil:
@@ -9198,6 +10896,22 @@ func (x *PrimitiveSchemaDefinition) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ProgressNotification) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ProgressNotification) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ProgressNotification object.
 func (x *ProgressNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ProgressNotification{}
@@ -9267,6 +10981,22 @@ func (x *ProgressNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ProgressNotificationParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ProgressNotificationParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ProgressNotificationParams object.
 func (x *ProgressNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ProgressNotificationParams{}
@@ -9279,7 +11009,8 @@ func (x *ProgressNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "message":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -9325,7 +11056,7 @@ func (x *ProgressNotificationParams) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Message.Set {
 		e.FieldStart("message")
@@ -9356,6 +11087,28 @@ func (x ProgressNotificationParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ProgressNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ProgressToken) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ProgressToken) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.String.Set {
+		n++
+	}
+	if x.Integer.Set {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ProgressToken", n, "String, Integer")
+	}
 }
 
 // DecodeJSON reads whichever member of ProgressToken the value is.
@@ -9417,7 +11170,8 @@ func (x *ProgressToken) decodeFirst(d *wireimpl.Decoder, mask, others uint64) er
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ProgressToken) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.String.Set:
@@ -9457,6 +11211,13 @@ func (x *ProgressToken) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Prompt) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Prompt object.
 func (x *Prompt) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Prompt{}
@@ -9469,7 +11230,8 @@ func (x *Prompt) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "arguments":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -9521,7 +11283,7 @@ func (x *Prompt) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Arguments != nil {
 		e.FieldStart("arguments")
@@ -9556,6 +11318,13 @@ func (x Prompt) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Prompt) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PromptArgument) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a PromptArgument object.
@@ -9640,6 +11409,13 @@ func (x *PromptArgument) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PromptListChangedNotification) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a PromptListChangedNotification object.
 func (x *PromptListChangedNotification) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PromptListChangedNotification{}
@@ -9710,6 +11486,22 @@ func (x *PromptListChangedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PromptMessage) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *PromptMessage) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("content")
+		x.Content.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a PromptMessage object.
 func (x *PromptMessage) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = PromptMessage{}
@@ -9767,6 +11559,13 @@ func (x PromptMessage) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PromptMessage) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *PromptReference) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a PromptReference object.
@@ -9837,6 +11636,22 @@ func (x PromptReference) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *PromptReference) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a ReadResourceRequest object.
@@ -9918,6 +11733,22 @@ func (x *ReadResourceRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ReadResourceRequestParams object.
 func (x *ReadResourceRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ReadResourceRequestParams{}
@@ -9978,6 +11809,22 @@ func (x *ReadResourceRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ReadResourceRequestParamsMeta object.
 func (x *ReadResourceRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ReadResourceRequestParamsMeta{}
@@ -10026,6 +11873,25 @@ func (x *ReadResourceRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("contents")
+		for i := range x.Contents {
+			ep := (&fp).Elem(i)
+			x.Contents[i].encodable(c, &ep)
+		}
+	}
+}
+
 // DecodeJSON reads a ReadResourceResult object.
 func (x *ReadResourceResult) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ReadResourceResult{}
@@ -10038,7 +11904,8 @@ func (x *ReadResourceResult) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "contents":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -10064,7 +11931,7 @@ func (x *ReadResourceResult) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("contents")
@@ -10083,6 +11950,28 @@ func (x ReadResourceResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ReadResourceResultContentsItem) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ReadResourceResultContentsItem) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextResourceContents != nil {
+		n++
+	}
+	if x.BlobResourceContents != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ReadResourceResultContentsItem", n, "TextResourceContents, BlobResourceContents")
+	}
 }
 
 // DecodeJSON reads whichever member of ReadResourceResultContentsItem the value is.
@@ -10147,7 +12036,8 @@ func (x *ReadResourceResultContentsItem) decodeFirst(d *wireimpl.Decoder, mask, 
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ReadResourceResultContentsItem) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextResourceContents != nil:
@@ -10194,6 +12084,13 @@ func (x ReadResourceResultContentsItem) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ReadResourceResultContentsItem) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *RelatedTaskMetadata) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a RelatedTaskMetadata object.
@@ -10243,6 +12140,13 @@ func (x RelatedTaskMetadata) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *RelatedTaskMetadata) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Request) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Request object.
@@ -10304,6 +12208,22 @@ func (x *Request) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *RequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *RequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a RequestParams object.
 func (x *RequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = RequestParams{}
@@ -10351,6 +12271,22 @@ func (x RequestParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *RequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *RequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *RequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a RequestParamsMeta object.
@@ -10401,6 +12337,13 @@ func (x *RequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Resource) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Resource object.
 func (x *Resource) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Resource{}
@@ -10413,7 +12356,8 @@ func (x *Resource) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -10486,7 +12430,7 @@ func (x *Resource) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -10535,6 +12479,13 @@ func (x *Resource) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceContents) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResourceContents object.
 func (x *ResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceContents{}
@@ -10547,7 +12498,8 @@ func (x *ResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "mimeType":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -10580,7 +12532,7 @@ func (x *ResourceContents) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.MIMEType.Set {
 		e.FieldStart("mimeType")
@@ -10605,6 +12557,13 @@ func (x *ResourceContents) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceLink) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResourceLink object.
 func (x *ResourceLink) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceLink{}
@@ -10617,7 +12576,8 @@ func (x *ResourceLink) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -10696,7 +12656,7 @@ func (x *ResourceLink) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -10747,6 +12707,13 @@ func (x ResourceLink) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceLink) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceListChangedNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ResourceListChangedNotification object.
@@ -10819,6 +12786,22 @@ func (x *ResourceListChangedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ResourceRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ResourceRequestParams object.
 func (x *ResourceRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceRequestParams{}
@@ -10879,6 +12862,22 @@ func (x *ResourceRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ResourceRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a ResourceRequestParamsMeta object.
 func (x *ResourceRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceRequestParamsMeta{}
@@ -10927,6 +12926,13 @@ func (x *ResourceRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceTemplate) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResourceTemplate object.
 func (x *ResourceTemplate) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceTemplate{}
@@ -10939,7 +12945,8 @@ func (x *ResourceTemplate) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -11005,7 +13012,7 @@ func (x *ResourceTemplate) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -11048,6 +13055,13 @@ func (x ResourceTemplate) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceTemplate) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceTemplateReference) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ResourceTemplateReference object.
@@ -11107,6 +13121,13 @@ func (x ResourceTemplateReference) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ResourceTemplateReference) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceUpdatedNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ResourceUpdatedNotification object.
@@ -11178,6 +13199,13 @@ func (x *ResourceUpdatedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ResourceUpdatedNotificationParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ResourceUpdatedNotificationParams object.
 func (x *ResourceUpdatedNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ResourceUpdatedNotificationParams{}
@@ -11190,7 +13218,8 @@ func (x *ResourceUpdatedNotificationParams) DecodeJSON(d *wireimpl.Decoder) erro
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "uri":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -11216,7 +13245,7 @@ func (x *ResourceUpdatedNotificationParams) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("uri")
@@ -11237,6 +13266,13 @@ func (x *ResourceUpdatedNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Result) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Result object.
 func (x *Result) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Result{}
@@ -11249,7 +13285,8 @@ func (x *Result) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		default:
 			return d.AddMember(&x.Extra, key)
 		}
@@ -11268,7 +13305,7 @@ func (x *Result) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	wireimpl.EncodeMembers(e, x.Extra)
 	e.ObjEnd()
@@ -11283,6 +13320,13 @@ func (x Result) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Result) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x Role) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a Role.
@@ -11308,6 +13352,13 @@ func (x *Role) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Root) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Root object.
 func (x *Root) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Root{}
@@ -11320,7 +13371,8 @@ func (x *Root) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "name":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -11353,7 +13405,7 @@ func (x *Root) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Name.Set {
 		e.FieldStart("name")
@@ -11376,6 +13428,13 @@ func (x Root) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Root) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *RootsListChangedNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a RootsListChangedNotification object.
@@ -11448,6 +13507,22 @@ func (x *RootsListChangedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SamplingMessage) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SamplingMessage) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("content")
+		x.Content.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a SamplingMessage object.
 func (x *SamplingMessage) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SamplingMessage{}
@@ -11460,7 +13535,8 @@ func (x *SamplingMessage) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -11492,7 +13568,7 @@ func (x *SamplingMessage) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("content")
@@ -11515,6 +13591,45 @@ func (x SamplingMessage) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SamplingMessage) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SamplingMessageContent) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SamplingMessageContent) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextContent != nil {
+		n++
+	}
+	if x.ImageContent != nil {
+		n++
+	}
+	if x.AudioContent != nil {
+		n++
+	}
+	if x.ToolUseContent != nil {
+		n++
+	}
+	if x.ToolResultContent != nil {
+		n++
+		x.ToolResultContent.encodable(c, p)
+	}
+	if x.Array != nil {
+		n++
+		for i := range x.Array {
+			ep := (p).Elem(i)
+			x.Array[i].encodable(c, &ep)
+		}
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.SamplingMessageContent", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, Array")
+	}
 }
 
 // DecodeJSON reads whichever member of SamplingMessageContent the value is.
@@ -11616,7 +13731,8 @@ func (x *SamplingMessageContent) decodeFirst(d *wireimpl.Decoder, mask, others u
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *SamplingMessageContent) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextContent != nil:
@@ -11691,6 +13807,38 @@ func (x SamplingMessageContent) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SamplingMessageContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SamplingMessageContentBlock) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SamplingMessageContentBlock) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TextContent != nil {
+		n++
+	}
+	if x.ImageContent != nil {
+		n++
+	}
+	if x.AudioContent != nil {
+		n++
+	}
+	if x.ToolUseContent != nil {
+		n++
+	}
+	if x.ToolResultContent != nil {
+		n++
+		x.ToolResultContent.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.SamplingMessageContentBlock", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent")
+	}
 }
 
 // DecodeJSON reads whichever member of SamplingMessageContentBlock the value is.
@@ -11786,7 +13934,8 @@ func (x *SamplingMessageContentBlock) decodeFirst(d *wireimpl.Decoder, mask, oth
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *SamplingMessageContentBlock) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TextContent != nil:
@@ -11854,6 +14003,13 @@ func (x SamplingMessageContentBlock) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SamplingMessageContentBlock) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilities) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ServerCapabilities object.
@@ -11968,6 +14124,13 @@ func (x *ServerCapabilities) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesPrompts) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ServerCapabilitiesPrompts object.
 func (x *ServerCapabilitiesPrompts) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ServerCapabilitiesPrompts{}
@@ -12015,6 +14178,13 @@ func (x ServerCapabilitiesPrompts) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerCapabilitiesPrompts) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesResources) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ServerCapabilitiesResources object.
@@ -12075,6 +14245,13 @@ func (x ServerCapabilitiesResources) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerCapabilitiesResources) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesTasks) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ServerCapabilitiesTasks object.
@@ -12146,6 +14323,13 @@ func (x *ServerCapabilitiesTasks) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesTasksRequests) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ServerCapabilitiesTasksRequests object.
 func (x *ServerCapabilitiesTasksRequests) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ServerCapabilitiesTasksRequests{}
@@ -12193,6 +14377,13 @@ func (x ServerCapabilitiesTasksRequests) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerCapabilitiesTasksRequests) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesTasksRequestsTools) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ServerCapabilitiesTasksRequestsTools object.
@@ -12243,6 +14434,13 @@ func (x *ServerCapabilitiesTasksRequestsTools) UnmarshalJSON(data []byte) error 
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerCapabilitiesTools) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ServerCapabilitiesTools object.
 func (x *ServerCapabilitiesTools) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ServerCapabilitiesTools{}
@@ -12290,6 +14488,51 @@ func (x ServerCapabilitiesTools) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerCapabilitiesTools) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerNotification) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ServerNotification) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.CancelledNotification != nil {
+		n++
+	}
+	if x.ProgressNotification != nil {
+		n++
+		x.ProgressNotification.encodable(c, p)
+	}
+	if x.ResourceListChangedNotification != nil {
+		n++
+	}
+	if x.ResourceUpdatedNotification != nil {
+		n++
+	}
+	if x.PromptListChangedNotification != nil {
+		n++
+	}
+	if x.ToolListChangedNotification != nil {
+		n++
+	}
+	if x.TaskStatusNotification != nil {
+		n++
+		x.TaskStatusNotification.encodable(c, p)
+	}
+	if x.LoggingMessageNotification != nil {
+		n++
+	}
+	if x.ElicitationCompleteNotification != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ServerNotification", n, "CancelledNotification, ProgressNotification, ResourceListChangedNotification, ResourceUpdatedNotification, PromptListChangedNotification, ToolListChangedNotification, TaskStatusNotification, LoggingMessageNotification, ElicitationCompleteNotification")
+	}
 }
 
 // DecodeJSON reads whichever member of ServerNotification the value is.
@@ -12405,7 +14648,8 @@ func (x *ServerNotification) decodeFirst(d *wireimpl.Decoder, mask, others uint6
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ServerNotification) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.CancelledNotification != nil:
@@ -12501,6 +14745,51 @@ func (x ServerNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ServerRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.PingRequest != nil {
+		n++
+		x.PingRequest.encodable(c, p)
+	}
+	if x.GetTaskRequest != nil {
+		n++
+	}
+	if x.GetTaskPayloadRequest != nil {
+		n++
+	}
+	if x.CancelTaskRequest != nil {
+		n++
+	}
+	if x.ListTasksRequest != nil {
+		n++
+		x.ListTasksRequest.encodable(c, p)
+	}
+	if x.CreateMessageRequest != nil {
+		n++
+		x.CreateMessageRequest.encodable(c, p)
+	}
+	if x.ListRootsRequest != nil {
+		n++
+		x.ListRootsRequest.encodable(c, p)
+	}
+	if x.ElicitRequest != nil {
+		n++
+		x.ElicitRequest.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ServerRequest", n, "PingRequest, GetTaskRequest, GetTaskPayloadRequest, CancelTaskRequest, ListTasksRequest, CreateMessageRequest, ListRootsRequest, ElicitRequest")
+	}
 }
 
 // DecodeJSON reads whichever member of ServerRequest the value is.
@@ -12611,7 +14900,8 @@ func (x *ServerRequest) decodeFirst(d *wireimpl.Decoder, mask, others uint64) er
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ServerRequest) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.PingRequest != nil:
@@ -12700,6 +14990,70 @@ func (x ServerRequest) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ServerRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ServerResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ServerResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Result != nil {
+		n++
+	}
+	if x.InitializeResult != nil {
+		n++
+	}
+	if x.ListResourcesResult != nil {
+		n++
+	}
+	if x.ListResourceTemplatesResult != nil {
+		n++
+	}
+	if x.ReadResourceResult != nil {
+		n++
+		x.ReadResourceResult.encodable(c, p)
+	}
+	if x.ListPromptsResult != nil {
+		n++
+	}
+	if x.GetPromptResult != nil {
+		n++
+		x.GetPromptResult.encodable(c, p)
+	}
+	if x.ListToolsResult != nil {
+		n++
+	}
+	if x.CallToolResult != nil {
+		n++
+		x.CallToolResult.encodable(c, p)
+	}
+	if x.GetTaskResult != nil {
+		n++
+		x.GetTaskResult.encodable(c, p)
+	}
+	if x.GetTaskPayloadResult != nil {
+		n++
+	}
+	if x.CancelTaskResult != nil {
+		n++
+		x.CancelTaskResult.encodable(c, p)
+	}
+	if x.ListTasksResult != nil {
+		n++
+		x.ListTasksResult.encodable(c, p)
+	}
+	if x.CompleteResult != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.ServerResult", n, "Result, InitializeResult, ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, ListPromptsResult, GetPromptResult, ListToolsResult, CallToolResult, GetTaskResult, GetTaskPayloadResult, CancelTaskResult, ListTasksResult, CompleteResult")
+	}
 }
 
 // DecodeJSON reads whichever member of ServerResult the value is.
@@ -12800,7 +15154,8 @@ func (x *ServerResult) decodeFirst(d *wireimpl.Decoder, mask, others uint64) err
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *ServerResult) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Result != nil:
@@ -12933,6 +15288,22 @@ func (x *ServerResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SetLevelRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SetLevelRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a SetLevelRequest object.
 func (x *SetLevelRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SetLevelRequest{}
@@ -13012,6 +15383,22 @@ func (x *SetLevelRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SetLevelRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SetLevelRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a SetLevelRequestParams object.
 func (x *SetLevelRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SetLevelRequestParams{}
@@ -13072,6 +15459,22 @@ func (x *SetLevelRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SetLevelRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SetLevelRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a SetLevelRequestParamsMeta object.
 func (x *SetLevelRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SetLevelRequestParamsMeta{}
@@ -13118,6 +15521,28 @@ func (x SetLevelRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SetLevelRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SingleSelectEnumSchema) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SingleSelectEnumSchema) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.UntitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if x.TitledSingleSelectEnumSchema != nil {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.SingleSelectEnumSchema", n, "UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema")
+	}
 }
 
 // DecodeJSON reads whichever member of SingleSelectEnumSchema the value is.
@@ -13182,7 +15607,8 @@ func (x *SingleSelectEnumSchema) decodeFirst(d *wireimpl.Decoder, mask, others u
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *SingleSelectEnumSchema) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.UntitledSingleSelectEnumSchema != nil:
@@ -13229,6 +15655,13 @@ func (x SingleSelectEnumSchema) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *StringSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a StringSchema object.
@@ -13346,6 +15779,13 @@ func (x *StringSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x StringSchemaFormat) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a StringSchemaFormat.
 func (x *StringSchemaFormat) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -13367,6 +15807,22 @@ func (x StringSchemaFormat) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *StringSchemaFormat) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SubscribeRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SubscribeRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a SubscribeRequest object.
@@ -13448,6 +15904,22 @@ func (x *SubscribeRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SubscribeRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SubscribeRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a SubscribeRequestParams object.
 func (x *SubscribeRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscribeRequestParams{}
@@ -13508,6 +15980,22 @@ func (x *SubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *SubscribeRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *SubscribeRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a SubscribeRequestParamsMeta object.
 func (x *SubscribeRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = SubscribeRequestParamsMeta{}
@@ -13554,6 +16042,22 @@ func (x SubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *SubscribeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Task) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *Task) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x40) == 0 {
+		fp := p.Member("ttl")
+		x.TTL.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a Task object.
@@ -13667,6 +16171,28 @@ func (x *Task) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskTtl) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskTtl) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.TaskTtl", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of TaskTtl the value is.
 func (x *TaskTtl) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskTtl{}
@@ -13726,7 +16252,8 @@ func (x *TaskTtl) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error {
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskTtl) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -13764,6 +16291,22 @@ func (x TaskTtl) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskTtl) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskAugmentedRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskAugmentedRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a TaskAugmentedRequestParams object.
@@ -13826,6 +16369,22 @@ func (x *TaskAugmentedRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskAugmentedRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskAugmentedRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a TaskAugmentedRequestParamsMeta object.
 func (x *TaskAugmentedRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskAugmentedRequestParamsMeta{}
@@ -13872,6 +16431,13 @@ func (x TaskAugmentedRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskAugmentedRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskMetadata) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a TaskMetadata object.
@@ -13923,6 +16489,13 @@ func (x *TaskMetadata) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x TaskStatus) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TaskStatus.
 func (x *TaskStatus) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -13944,6 +16517,22 @@ func (x TaskStatus) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatus) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotification) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotification) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a TaskStatusNotification object.
@@ -14015,6 +16604,22 @@ func (x *TaskStatusNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("ttl")
+		x.TTL.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a TaskStatusNotificationParams object.
 func (x *TaskStatusNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskStatusNotificationParams{}
@@ -14027,7 +16632,8 @@ func (x *TaskStatusNotificationParams) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "createdAt":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -14091,7 +16697,7 @@ func (x *TaskStatusNotificationParams) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("createdAt")
@@ -14134,6 +16740,28 @@ func (x TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParamsTtl) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParamsTtl) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcp20251125.TaskStatusNotificationParamsTtl", n, "Integer, Null")
+	}
 }
 
 // DecodeJSON reads whichever member of TaskStatusNotificationParamsTtl the value is.
@@ -14195,7 +16823,8 @@ func (x *TaskStatusNotificationParamsTtl) decodeFirst(d *wireimpl.Decoder, mask,
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskStatusNotificationParamsTtl) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -14235,6 +16864,13 @@ func (x *TaskStatusNotificationParamsTtl) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TextContent) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TextContent object.
 func (x *TextContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TextContent{}
@@ -14247,7 +16883,8 @@ func (x *TextContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -14286,7 +16923,7 @@ func (x *TextContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -14315,6 +16952,13 @@ func (x *TextContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TextResourceContents) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TextResourceContents object.
 func (x *TextResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TextResourceContents{}
@@ -14327,7 +16971,8 @@ func (x *TextResourceContents) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "mimeType":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -14366,7 +17011,7 @@ func (x *TextResourceContents) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.MIMEType.Set {
 		e.FieldStart("mimeType")
@@ -14393,6 +17038,13 @@ func (x TextResourceContents) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TextResourceContents) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledMultiSelectEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a TitledMultiSelectEnumSchema object.
@@ -14508,6 +17160,13 @@ func (x *TitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledMultiSelectEnumSchemaItems) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TitledMultiSelectEnumSchemaItems object.
 func (x *TitledMultiSelectEnumSchemaItems) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TitledMultiSelectEnumSchemaItems{}
@@ -14555,6 +17214,13 @@ func (x TitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a TitledMultiSelectEnumSchemaItemsAnyOfItem object.
@@ -14614,6 +17280,13 @@ func (x TitledMultiSelectEnumSchemaItemsAnyOfItem) MarshalJSON() ([]byte, error)
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TitledMultiSelectEnumSchemaItemsAnyOfItem) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledSingleSelectEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a TitledSingleSelectEnumSchema object.
@@ -14708,6 +17381,13 @@ func (x *TitledSingleSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TitledSingleSelectEnumSchemaOneOfItem) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TitledSingleSelectEnumSchemaOneOfItem object.
 func (x *TitledSingleSelectEnumSchemaOneOfItem) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TitledSingleSelectEnumSchemaOneOfItem{}
@@ -14767,6 +17447,13 @@ func (x *TitledSingleSelectEnumSchemaOneOfItem) UnmarshalJSON(data []byte) error
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Tool) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a Tool object.
 func (x *Tool) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = Tool{}
@@ -14779,7 +17466,8 @@ func (x *Tool) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "annotations":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -14852,7 +17540,7 @@ func (x *Tool) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.Annotations != nil {
 		e.FieldStart("annotations")
@@ -14899,6 +17587,13 @@ func (x Tool) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *Tool) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolInputSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ToolInputSchema object.
@@ -14981,6 +17676,13 @@ func (x *ToolInputSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolOutputSchema) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ToolOutputSchema object.
 func (x *ToolOutputSchema) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolOutputSchema{}
@@ -15059,6 +17761,13 @@ func (x ToolOutputSchema) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolOutputSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolAnnotations) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ToolAnnotations object.
@@ -15154,6 +17863,13 @@ func (x *ToolAnnotations) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolChoice) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ToolChoice object.
 func (x *ToolChoice) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolChoice{}
@@ -15203,6 +17919,13 @@ func (x *ToolChoice) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x ToolChoiceMode) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ToolChoiceMode.
 func (x *ToolChoiceMode) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -15224,6 +17947,13 @@ func (x ToolChoiceMode) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolChoiceMode) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolExecution) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ToolExecution object.
@@ -15275,6 +18005,13 @@ func (x *ToolExecution) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x ToolExecutionTaskSupport) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ToolExecutionTaskSupport.
 func (x *ToolExecutionTaskSupport) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -15296,6 +18033,13 @@ func (x ToolExecutionTaskSupport) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolExecutionTaskSupport) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolListChangedNotification) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a ToolListChangedNotification object.
@@ -15368,6 +18112,25 @@ func (x *ToolListChangedNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolResultContent) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *ToolResultContent) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("content")
+		for i := range x.Content {
+			ep := (&fp).Elem(i)
+			x.Content[i].encodable(c, &ep)
+		}
+	}
+}
+
 // DecodeJSON reads a ToolResultContent object.
 func (x *ToolResultContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolResultContent{}
@@ -15380,7 +18143,8 @@ func (x *ToolResultContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "content":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -15431,7 +18195,7 @@ func (x *ToolResultContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("content")
@@ -15468,6 +18232,13 @@ func (x *ToolResultContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *ToolUseContent) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a ToolUseContent object.
 func (x *ToolUseContent) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = ToolUseContent{}
@@ -15480,7 +18251,8 @@ func (x *ToolUseContent) DecodeJSON(d *wireimpl.Decoder) error {
 				return wireimpl.DuplicateKey(key)
 			}
 			seen[0] |= uint64(0x1)
-			x.Meta, err = d.RawKind(wire.KindObject)
+			x.Meta = new(Meta)
+			err = x.Meta.DecodeJSON(d)
 		case "id":
 			if seen[0]&uint64(0x2) != 0 {
 				return wireimpl.DuplicateKey(key)
@@ -15524,7 +18296,7 @@ func (x *ToolUseContent) EncodeJSON(e *jx.Encoder) {
 	e.ObjStart()
 	if x.Meta != nil {
 		e.FieldStart("_meta")
-		wireimpl.EncodeRaw(e, x.Meta)
+		x.Meta.EncodeJSON(e)
 	}
 	if x.missing[0]&uint64(0x2) == 0 {
 		e.FieldStart("id")
@@ -15555,6 +18327,22 @@ func (x ToolUseContent) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *ToolUseContent) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *URLElicitationRequiredError) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *URLElicitationRequiredError) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("error")
+		x.Error.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a URLElicitationRequiredError object.
@@ -15626,6 +18414,22 @@ func (x *URLElicitationRequiredError) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *URLElicitationRequiredErrorError) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *URLElicitationRequiredErrorError) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("data")
+		x.Data.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a URLElicitationRequiredErrorError object.
 func (x *URLElicitationRequiredErrorError) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = URLElicitationRequiredErrorError{}
@@ -15695,6 +18499,25 @@ func (x *URLElicitationRequiredErrorError) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *URLElicitationRequiredErrorErrorData) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *URLElicitationRequiredErrorErrorData) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("elicitations")
+		for i := range x.Elicitations {
+			ep := (&fp).Elem(i)
+			x.Elicitations[i].encodable(c, &ep)
+		}
+	}
+}
+
 // DecodeJSON reads a URLElicitationRequiredErrorErrorData object.
 func (x *URLElicitationRequiredErrorErrorData) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = URLElicitationRequiredErrorErrorData{}
@@ -15742,6 +18565,22 @@ func (x URLElicitationRequiredErrorErrorData) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *URLElicitationRequiredErrorErrorData) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UnsubscribeRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *UnsubscribeRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a UnsubscribeRequest object.
@@ -15823,6 +18662,22 @@ func (x *UnsubscribeRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UnsubscribeRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *UnsubscribeRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		x.Meta.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a UnsubscribeRequestParams object.
 func (x *UnsubscribeRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UnsubscribeRequestParams{}
@@ -15883,6 +18738,22 @@ func (x *UnsubscribeRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UnsubscribeRequestParamsMeta) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *UnsubscribeRequestParamsMeta) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.ProgressToken.IsZero() {
+		fp := p.Member("progressToken")
+		x.ProgressToken.encodable(c, &fp)
+	}
+}
+
 // DecodeJSON reads a UnsubscribeRequestParamsMeta object.
 func (x *UnsubscribeRequestParamsMeta) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UnsubscribeRequestParamsMeta{}
@@ -15929,6 +18800,13 @@ func (x UnsubscribeRequestParamsMeta) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UnsubscribeRequestParamsMeta) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UntitledMultiSelectEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a UntitledMultiSelectEnumSchema object.
@@ -16044,6 +18922,13 @@ func (x *UntitledMultiSelectEnumSchema) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UntitledMultiSelectEnumSchemaItems) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a UntitledMultiSelectEnumSchemaItems object.
 func (x *UntitledMultiSelectEnumSchemaItems) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UntitledMultiSelectEnumSchemaItems{}
@@ -16101,6 +18986,13 @@ func (x UntitledMultiSelectEnumSchemaItems) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UntitledMultiSelectEnumSchemaItems) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UntitledSingleSelectEnumSchema) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a UntitledSingleSelectEnumSchema object.

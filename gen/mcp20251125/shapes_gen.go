@@ -159,6 +159,7 @@ UntitledSingleSelectEnumSchema /$defs/UntitledSingleSelectEnumSchema struct 4544
 var (
 	shapeAnnotations                                = &wireimpl.Shape{}
 	shapeAudioContent                               = &wireimpl.Shape{}
+	shapeMeta                                       = &wireimpl.Shape{}
 	shapeBaseMetadata                               = &wireimpl.Shape{}
 	shapeBlobResourceContents                       = &wireimpl.Shape{}
 	shapeBooleanSchema                              = &wireimpl.Shape{}
@@ -359,18 +360,19 @@ func init() {
 		"priority":     nil,
 	}
 	shapeAudioContent.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"annotations": shapeAnnotations,
 		"data":        nil,
 		"mimeType":    nil,
 		"type":        nil,
 	}
+	shapeMeta.Members = map[string]*wireimpl.Shape{}
 	shapeBaseMetadata.Members = map[string]*wireimpl.Shape{
 		"name":  nil,
 		"title": nil,
 	}
 	shapeBlobResourceContents.Members = map[string]*wireimpl.Shape{
-		"_meta":    nil,
+		"_meta":    shapeMeta,
 		"blob":     nil,
 		"mimeType": nil,
 		"uri":      nil,
@@ -395,7 +397,7 @@ func init() {
 	}
 	shapeCallToolRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeCallToolResult.Members = map[string]*wireimpl.Shape{
-		"_meta":             nil,
+		"_meta":             shapeMeta,
 		"content":           &wireimpl.Shape{Elem: shapeContentBlock},
 		"isError":           nil,
 		"structuredContent": nil,
@@ -408,7 +410,7 @@ func init() {
 	}
 	shapeCancelTaskRequestParams.Members = map[string]*wireimpl.Shape{"taskId": nil}
 	shapeCancelTaskResult.Members = map[string]*wireimpl.Shape{
-		"_meta":         nil,
+		"_meta":         shapeMeta,
 		"createdAt":     nil,
 		"lastUpdatedAt": nil,
 		"pollInterval":  nil,
@@ -424,7 +426,7 @@ func init() {
 		"params":  shapeCancelledNotificationParams,
 	}
 	shapeCancelledNotificationParams.Members = map[string]*wireimpl.Shape{
-		"_meta":     nil,
+		"_meta":     shapeMeta,
 		"reason":    nil,
 		"requestId": nil,
 	}
@@ -478,7 +480,7 @@ func init() {
 	shapeCompleteRequestParamsContext.Members = map[string]*wireimpl.Shape{"arguments": nil}
 	shapeCompleteRequestParamsRef.Variants = []*wireimpl.Shape{shapePromptReference, shapeResourceTemplateReference}
 	shapeCompleteResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMeta,
 		"completion": shapeCompleteResultCompletion,
 	}
 	shapeCompleteResultCompletion.Members = map[string]*wireimpl.Shape{
@@ -509,7 +511,7 @@ func init() {
 	}
 	shapeCreateMessageRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeCreateMessageResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMeta,
 		"content":    shapeCreateMessageResultContent,
 		"model":      nil,
 		"role":       nil,
@@ -517,7 +519,7 @@ func init() {
 	}
 	shapeCreateMessageResultContent.Variants = []*wireimpl.Shape{shapeTextContent, shapeImageContent, shapeAudioContent, shapeToolUseContent, shapeToolResultContent, &wireimpl.Shape{Elem: shapeSamplingMessageContentBlock}}
 	shapeCreateTaskResult.Members = map[string]*wireimpl.Shape{
-		"_meta": nil,
+		"_meta": shapeMeta,
 		"task":  shapeTask,
 	}
 	shapeElicitRequest.Members = map[string]*wireimpl.Shape{
@@ -551,7 +553,7 @@ func init() {
 	}
 	shapeElicitRequestURLParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeElicitResult.Members = map[string]*wireimpl.Shape{
-		"_meta":   nil,
+		"_meta":   shapeMeta,
 		"action":  nil,
 		"content": &wireimpl.Shape{Elem: shapeElicitResultContentValue},
 	}
@@ -563,7 +565,7 @@ func init() {
 	}
 	shapeElicitationCompleteNotificationParams.Members = map[string]*wireimpl.Shape{"elicitationId": nil}
 	shapeEmbeddedResource.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"annotations": shapeAnnotations,
 		"resource":    shapeEmbeddedResourceResource,
 		"type":        nil,
@@ -588,7 +590,7 @@ func init() {
 	}
 	shapeGetPromptRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeGetPromptResult.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"description": nil,
 		"messages":    &wireimpl.Shape{Elem: shapePromptMessage},
 	}
@@ -599,7 +601,7 @@ func init() {
 		"params":  shapeGetTaskPayloadRequestParams,
 	}
 	shapeGetTaskPayloadRequestParams.Members = map[string]*wireimpl.Shape{"taskId": nil}
-	shapeGetTaskPayloadResult.Members = map[string]*wireimpl.Shape{"_meta": nil}
+	shapeGetTaskPayloadResult.Members = map[string]*wireimpl.Shape{"_meta": shapeMeta}
 	shapeGetTaskRequest.Members = map[string]*wireimpl.Shape{
 		"id":      nil,
 		"jsonrpc": nil,
@@ -608,7 +610,7 @@ func init() {
 	}
 	shapeGetTaskRequestParams.Members = map[string]*wireimpl.Shape{"taskId": nil}
 	shapeGetTaskResult.Members = map[string]*wireimpl.Shape{
-		"_meta":         nil,
+		"_meta":         shapeMeta,
 		"createdAt":     nil,
 		"lastUpdatedAt": nil,
 		"pollInterval":  nil,
@@ -626,7 +628,7 @@ func init() {
 	}
 	shapeIcons.Members = map[string]*wireimpl.Shape{"icons": &wireimpl.Shape{Elem: shapeIcon}}
 	shapeImageContent.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"annotations": shapeAnnotations,
 		"data":        nil,
 		"mimeType":    nil,
@@ -654,7 +656,7 @@ func init() {
 	}
 	shapeInitializeRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeInitializeResult.Members = map[string]*wireimpl.Shape{
-		"_meta":           nil,
+		"_meta":           shapeMeta,
 		"capabilities":    shapeServerCapabilities,
 		"instructions":    nil,
 		"protocolVersion": nil,
@@ -703,7 +705,7 @@ func init() {
 		"params":  shapePaginatedRequestParams,
 	}
 	shapeListPromptsResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMeta,
 		"nextCursor": nil,
 		"prompts":    &wireimpl.Shape{Elem: shapePrompt},
 	}
@@ -714,7 +716,7 @@ func init() {
 		"params":  shapePaginatedRequestParams,
 	}
 	shapeListResourceTemplatesResult.Members = map[string]*wireimpl.Shape{
-		"_meta":             nil,
+		"_meta":             shapeMeta,
 		"nextCursor":        nil,
 		"resourceTemplates": &wireimpl.Shape{Elem: shapeResourceTemplate},
 	}
@@ -725,7 +727,7 @@ func init() {
 		"params":  shapePaginatedRequestParams,
 	}
 	shapeListResourcesResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMeta,
 		"nextCursor": nil,
 		"resources":  &wireimpl.Shape{Elem: shapeResource},
 	}
@@ -736,7 +738,7 @@ func init() {
 		"params":  shapeRequestParams,
 	}
 	shapeListRootsResult.Members = map[string]*wireimpl.Shape{
-		"_meta": nil,
+		"_meta": shapeMeta,
 		"roots": &wireimpl.Shape{Elem: shapeRoot},
 	}
 	shapeListTasksRequest.Members = map[string]*wireimpl.Shape{
@@ -746,7 +748,7 @@ func init() {
 		"params":  shapePaginatedRequestParams,
 	}
 	shapeListTasksResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMeta,
 		"nextCursor": nil,
 		"tasks":      &wireimpl.Shape{Elem: shapeTask},
 	}
@@ -757,7 +759,7 @@ func init() {
 		"params":  shapePaginatedRequestParams,
 	}
 	shapeListToolsResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMeta,
 		"nextCursor": nil,
 		"tools":      &wireimpl.Shape{Elem: shapeTool},
 	}
@@ -767,7 +769,7 @@ func init() {
 		"params":  shapeLoggingMessageNotificationParams,
 	}
 	shapeLoggingMessageNotificationParams.Members = map[string]*wireimpl.Shape{
-		"_meta":  nil,
+		"_meta":  shapeMeta,
 		"data":   nil,
 		"level":  nil,
 		"logger": nil,
@@ -784,7 +786,7 @@ func init() {
 		"method": nil,
 		"params": nil,
 	}
-	shapeNotificationParams.Members = map[string]*wireimpl.Shape{"_meta": nil}
+	shapeNotificationParams.Members = map[string]*wireimpl.Shape{"_meta": shapeMeta}
 	shapeNumberSchema.Members = map[string]*wireimpl.Shape{
 		"default":     nil,
 		"description": nil,
@@ -805,7 +807,7 @@ func init() {
 	}
 	shapePaginatedRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapePaginatedResult.Members = map[string]*wireimpl.Shape{
-		"_meta":      nil,
+		"_meta":      shapeMeta,
 		"nextCursor": nil,
 	}
 	shapePingRequest.Members = map[string]*wireimpl.Shape{
@@ -821,7 +823,7 @@ func init() {
 		"params":  shapeProgressNotificationParams,
 	}
 	shapeProgressNotificationParams.Members = map[string]*wireimpl.Shape{
-		"_meta":         nil,
+		"_meta":         shapeMeta,
 		"message":       nil,
 		"progress":      nil,
 		"progressToken": shapeProgressToken,
@@ -829,7 +831,7 @@ func init() {
 	}
 	shapeProgressToken.Variants = []*wireimpl.Shape{nil, nil}
 	shapePrompt.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"arguments":   &wireimpl.Shape{Elem: shapePromptArgument},
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -868,7 +870,7 @@ func init() {
 	}
 	shapeReadResourceRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeReadResourceResult.Members = map[string]*wireimpl.Shape{
-		"_meta":    nil,
+		"_meta":    shapeMeta,
 		"contents": &wireimpl.Shape{Elem: shapeReadResourceResultContentsItem},
 	}
 	shapeReadResourceResultContentsItem.Variants = []*wireimpl.Shape{shapeTextResourceContents, shapeBlobResourceContents}
@@ -880,7 +882,7 @@ func init() {
 	shapeRequestParams.Members = map[string]*wireimpl.Shape{"_meta": shapeRequestParamsMeta}
 	shapeRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeResource.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"annotations": shapeAnnotations,
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -891,12 +893,12 @@ func init() {
 		"uri":         nil,
 	}
 	shapeResourceContents.Members = map[string]*wireimpl.Shape{
-		"_meta":    nil,
+		"_meta":    shapeMeta,
 		"mimeType": nil,
 		"uri":      nil,
 	}
 	shapeResourceLink.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"annotations": shapeAnnotations,
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -918,7 +920,7 @@ func init() {
 	}
 	shapeResourceRequestParamsMeta.Members = map[string]*wireimpl.Shape{"progressToken": shapeProgressToken}
 	shapeResourceTemplate.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"annotations": shapeAnnotations,
 		"description": nil,
 		"icons":       &wireimpl.Shape{Elem: shapeIcon},
@@ -937,12 +939,12 @@ func init() {
 		"params":  shapeResourceUpdatedNotificationParams,
 	}
 	shapeResourceUpdatedNotificationParams.Members = map[string]*wireimpl.Shape{
-		"_meta": nil,
+		"_meta": shapeMeta,
 		"uri":   nil,
 	}
-	shapeResult.Members = map[string]*wireimpl.Shape{"_meta": nil}
+	shapeResult.Members = map[string]*wireimpl.Shape{"_meta": shapeMeta}
 	shapeRoot.Members = map[string]*wireimpl.Shape{
-		"_meta": nil,
+		"_meta": shapeMeta,
 		"name":  nil,
 		"uri":   nil,
 	}
@@ -952,7 +954,7 @@ func init() {
 		"params":  shapeNotificationParams,
 	}
 	shapeSamplingMessage.Members = map[string]*wireimpl.Shape{
-		"_meta":   nil,
+		"_meta":   shapeMeta,
 		"content": shapeSamplingMessageContent,
 		"role":    nil,
 	}
@@ -1037,7 +1039,7 @@ func init() {
 		"params":  shapeTaskStatusNotificationParams,
 	}
 	shapeTaskStatusNotificationParams.Members = map[string]*wireimpl.Shape{
-		"_meta":         nil,
+		"_meta":         shapeMeta,
 		"createdAt":     nil,
 		"lastUpdatedAt": nil,
 		"pollInterval":  nil,
@@ -1048,13 +1050,13 @@ func init() {
 	}
 	shapeTaskStatusNotificationParamsTtl.Variants = []*wireimpl.Shape{nil, nil}
 	shapeTextContent.Members = map[string]*wireimpl.Shape{
-		"_meta":       nil,
+		"_meta":       shapeMeta,
 		"annotations": shapeAnnotations,
 		"text":        nil,
 		"type":        nil,
 	}
 	shapeTextResourceContents.Members = map[string]*wireimpl.Shape{
-		"_meta":    nil,
+		"_meta":    shapeMeta,
 		"mimeType": nil,
 		"text":     nil,
 		"uri":      nil,
@@ -1085,7 +1087,7 @@ func init() {
 		"title": nil,
 	}
 	shapeTool.Members = map[string]*wireimpl.Shape{
-		"_meta":        nil,
+		"_meta":        shapeMeta,
 		"annotations":  shapeToolAnnotations,
 		"description":  nil,
 		"execution":    shapeToolExecution,
@@ -1122,7 +1124,7 @@ func init() {
 		"params":  shapeNotificationParams,
 	}
 	shapeToolResultContent.Members = map[string]*wireimpl.Shape{
-		"_meta":             nil,
+		"_meta":             shapeMeta,
 		"content":           &wireimpl.Shape{Elem: shapeContentBlock},
 		"isError":           nil,
 		"structuredContent": nil,
@@ -1130,7 +1132,7 @@ func init() {
 		"type":              nil,
 	}
 	shapeToolUseContent.Members = map[string]*wireimpl.Shape{
-		"_meta": nil,
+		"_meta": shapeMeta,
 		"id":    nil,
 		"input": nil,
 		"name":  nil,

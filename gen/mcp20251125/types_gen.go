@@ -38,8 +38,8 @@ type Annotations struct {
 type AudioContent struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// Optional annotations for the client.
 	//
 	// Optional: nil means absent.
@@ -54,6 +54,15 @@ type AudioContent struct {
 	// missing records required members absent from decoded input, so that
 	// Validate reports them and encoding does not invent them.
 	missing [1]uint64
+}
+
+// Meta is the inline schema at /$defs/AudioContent/properties/_meta.
+//
+// The _meta member of the definitions whose _meta declares no key: metadata keys and their values, every one in Extra.
+type Meta struct {
+	// Extra holds members the schema does not declare, verbatim and in the
+	// order they arrived; they are written back after the declared members.
+	Extra wire.Members
 }
 
 // BaseMetadata is the schema definition "BaseMetadata".
@@ -81,8 +90,8 @@ type BaseMetadata struct {
 type BlobResourceContents struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// A base64-encoded string representing the binary data of the item.
 	Blob string
 	// The MIME type of this resource, if known.
@@ -174,8 +183,8 @@ type CallToolRequestParamsMeta struct {
 type CallToolResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// A list of content objects that represent the unstructured result of the tool call.
 	//
 	// Required: a nil slice is written as [].
@@ -237,8 +246,8 @@ type CancelTaskRequestParams struct {
 type CancelTaskResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// ISO 8601 timestamp when the task was created.
 	CreatedAt string
 	// ISO 8601 timestamp when the task was last updated.
@@ -300,8 +309,8 @@ type CancelledNotification struct {
 type CancelledNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
 	Reason wire.Opt[string]
 	// The ID of the request to cancel.
@@ -585,8 +594,8 @@ type CompleteRequestParamsRef struct {
 type CompleteResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta       wire.Raw
+	// Optional: nil means absent.
+	Meta       *Meta
 	Completion CompleteResultCompletion
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
@@ -734,8 +743,8 @@ const (
 type CreateMessageResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta    wire.Raw
+	// Optional: nil means absent.
+	Meta    *Meta
 	Content CreateMessageResultContent
 	// The name of the model that generated the message.
 	Model string
@@ -774,8 +783,8 @@ type CreateMessageResultContent struct {
 type CreateTaskResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	Task Task
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
@@ -927,8 +936,8 @@ type ElicitRequestURLParamsMeta struct {
 type ElicitResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// The user action in response to the elicitation.
 	// - "accept": User submitted the form/confirmed the action
 	// - "decline": User explicitly decline the action
@@ -1004,8 +1013,8 @@ type ElicitationCompleteNotificationParams struct {
 type EmbeddedResource struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// Optional annotations for the client.
 	//
 	// Optional: nil means absent.
@@ -1110,8 +1119,8 @@ type GetPromptRequestParamsMeta struct {
 type GetPromptResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// An optional description for the prompt.
 	Description wire.Opt[string]
 	// Required: a nil slice is written as [].
@@ -1158,8 +1167,8 @@ type GetTaskPayloadRequestParams struct {
 type GetTaskPayloadResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -1197,8 +1206,8 @@ type GetTaskRequestParams struct {
 type GetTaskResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// ISO 8601 timestamp when the task was created.
 	CreatedAt string
 	// ISO 8601 timestamp when the task was last updated.
@@ -1311,8 +1320,8 @@ type Icons struct {
 type ImageContent struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// Optional annotations for the client.
 	//
 	// Optional: nil means absent.
@@ -1424,8 +1433,8 @@ type InitializeRequestParamsMeta struct {
 type InitializeResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta         wire.Raw
+	// Optional: nil means absent.
+	Meta         *Meta
 	Capabilities ServerCapabilities
 	// Instructions describing how to use the server and its features.
 	//
@@ -1578,8 +1587,8 @@ type ListPromptsRequest struct {
 type ListPromptsResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor wire.Opt[string]
@@ -1614,8 +1623,8 @@ type ListResourceTemplatesRequest struct {
 type ListResourceTemplatesResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor wire.Opt[string]
@@ -1650,8 +1659,8 @@ type ListResourcesRequest struct {
 type ListResourcesResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor wire.Opt[string]
@@ -1694,8 +1703,8 @@ type ListRootsRequest struct {
 type ListRootsResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// Required: a nil slice is written as [].
 	Roots []Root
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -1727,8 +1736,8 @@ type ListTasksRequest struct {
 type ListTasksResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor wire.Opt[string]
@@ -1763,8 +1772,8 @@ type ListToolsRequest struct {
 type ListToolsResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor wire.Opt[string]
@@ -1816,8 +1825,8 @@ type LoggingMessageNotification struct {
 type LoggingMessageNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
 	Data wire.Raw
 	// The severity of this log message.
@@ -1918,8 +1927,8 @@ type Notification struct {
 type NotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -1996,8 +2005,8 @@ type PaginatedRequestParamsMeta struct {
 type PaginatedResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// An opaque token representing the pagination position after the last returned result.
 	// If present, there may be more results available.
 	NextCursor wire.Opt[string]
@@ -2055,8 +2064,8 @@ type ProgressNotification struct {
 type ProgressNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// An optional message describing the current progress.
 	Message wire.Opt[string]
 	// The progress thus far. This should increase every time progress is made, even if the total is unknown.
@@ -2087,8 +2096,8 @@ type ProgressToken struct {
 type Prompt struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// A list of arguments to use for templating the prompt.
 	//
 	// Optional: nil means absent; an empty value is written.
@@ -2252,8 +2261,8 @@ type ReadResourceRequestParamsMeta struct {
 type ReadResourceResult struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// Required: a nil slice is written as [].
 	Contents []ReadResourceResultContentsItem
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -2335,8 +2344,8 @@ type RequestParamsMeta struct {
 type Resource struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// Optional annotations for the client.
 	//
 	// Optional: nil means absent.
@@ -2388,8 +2397,8 @@ type Resource struct {
 type ResourceContents struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// The MIME type of this resource, if known.
 	MIMEType wire.Opt[string]
 	// The URI of this resource.
@@ -2410,8 +2419,8 @@ type ResourceContents struct {
 type ResourceLink struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// Optional annotations for the client.
 	//
 	// Optional: nil means absent.
@@ -2508,8 +2517,8 @@ type ResourceRequestParamsMeta struct {
 type ResourceTemplate struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// Optional annotations for the client.
 	//
 	// Optional: nil means absent.
@@ -2584,8 +2593,8 @@ type ResourceUpdatedNotification struct {
 type ResourceUpdatedNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
 	URI string
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -2600,8 +2609,8 @@ type ResourceUpdatedNotificationParams struct {
 type Result struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -2623,8 +2632,8 @@ const (
 type Root struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// An optional name for the root. This can be used to provide a human-readable
 	// identifier for the root, which may be useful for display purposes or for
 	// referencing the root in other parts of the application.
@@ -2663,8 +2672,8 @@ type RootsListChangedNotification struct {
 type SamplingMessage struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta    wire.Raw
+	// Optional: nil means absent.
+	Meta    *Meta
 	Content SamplingMessageContent
 	Role    Role
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -3095,8 +3104,8 @@ type TaskStatusNotification struct {
 type TaskStatusNotificationParams struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// ISO 8601 timestamp when the task was created.
 	CreatedAt string
 	// ISO 8601 timestamp when the task was last updated.
@@ -3137,8 +3146,8 @@ type TaskStatusNotificationParamsTtl struct {
 type TextContent struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// Optional annotations for the client.
 	//
 	// Optional: nil means absent.
@@ -3157,8 +3166,8 @@ type TextContent struct {
 type TextResourceContents struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// The MIME type of this resource, if known.
 	MIMEType wire.Opt[string]
 	// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
@@ -3271,8 +3280,8 @@ type TitledSingleSelectEnumSchemaOneOfItem struct {
 type Tool struct {
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// Optional additional tool information.
 	//
 	// Display name precedence order is: title, annotations.title, then name.
@@ -3496,8 +3505,8 @@ type ToolResultContent struct {
 	//
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// The unstructured result content of the tool use.
 	//
 	// This has the same format as CallToolResult.content and can include text, images,
@@ -3537,13 +3546,15 @@ type ToolUseContent struct {
 	//
 	// See [General fields: `_meta`](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
 	//
-	// Optional: nil means absent (the JSON literal null is present).
-	Meta wire.Raw
+	// Optional: nil means absent.
+	Meta *Meta
 	// A unique identifier for this tool use.
 	//
 	// This ID is used to match tool results to their corresponding tool uses.
 	ID string
 	// The arguments to pass to the tool, conforming to the tool's input schema.
+	//
+	// Required: nil is written as {}.
 	Input wire.Raw
 	// The name of the tool to call.
 	Name string

@@ -24,6 +24,7 @@ func (x *Annotations) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.Priority.Set {
 		fp := p.Member("priority")
+		c.Finite(&fp, float64(x.Priority.Value))
 		c.Minimum(&fp, float64(x.Priority.Value), 0.0)
 		c.Maximum(&fp, float64(x.Priority.Value), 1.0)
 	}
@@ -55,6 +56,15 @@ func (x *AudioContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		c.Format(&fp, "byte", x.Data)
 	}
 }
+
+// Validate checks x against the schema and lists every violation.
+func (x *Meta) Validate() error {
+	var c wireimpl.Checker
+	x.validate(&c, nil)
+	return c.Err()
+}
+
+func (x *Meta) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
 
 // Validate checks x against the schema and lists every violation.
 func (x *BaseMetadata) Validate() error {
@@ -126,6 +136,10 @@ func (x *CallToolRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -146,6 +160,10 @@ func (x *CallToolRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) 
 	if x.Meta != nil {
 		fp := p.Member("_meta")
 		x.Meta.validate(c, &fp)
+	}
+	if x.Arguments != nil {
+		fp := p.Member("arguments")
+		c.RawKind(&fp, x.Arguments, wire.KindObject)
 	}
 }
 
@@ -181,6 +199,10 @@ func (x *CallToolResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 			x.Content[i].validate(c, &ep)
 		}
 	}
+	if x.StructuredContent != nil {
+		fp := p.Member("structuredContent")
+		c.RawKind(&fp, x.StructuredContent, wire.KindObject)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -202,6 +224,10 @@ func (x *CancelTaskRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -271,7 +297,7 @@ func (x *CancelTaskResultTtl) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcp20251125.CancelTaskResultTtl", n, "Integer, Null")
 	}
 }
 
@@ -292,6 +318,10 @@ func (x *CancelledNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) 
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "params")
 	}
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("params")
+		x.Params.validate(c, &fp)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -301,7 +331,12 @@ func (x *CancelledNotificationParams) Validate() error {
 	return c.Err()
 }
 
-func (x *CancelledNotificationParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
+func (x *CancelledNotificationParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if !x.RequestID.IsZero() {
+		fp := p.Member("requestId")
+		c.ID(&fp, x.RequestID)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ClientCapabilities) Validate() error {
@@ -311,9 +346,22 @@ func (x *ClientCapabilities) Validate() error {
 }
 
 func (x *ClientCapabilities) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Elicitation != nil {
+		fp := p.Member("elicitation")
+		x.Elicitation.validate(c, &fp)
+	}
 	if x.Experimental != nil {
 		fp := p.Member("experimental")
+		c.RawKind(&fp, x.Experimental, wire.KindObject)
 		c.RawValues(&fp, x.Experimental, wire.KindObject)
+	}
+	if x.Sampling != nil {
+		fp := p.Member("sampling")
+		x.Sampling.validate(c, &fp)
+	}
+	if x.Tasks != nil {
+		fp := p.Member("tasks")
+		x.Tasks.validate(c, &fp)
 	}
 }
 
@@ -324,7 +372,16 @@ func (x *ClientCapabilitiesElicitation) Validate() error {
 	return c.Err()
 }
 
-func (x *ClientCapabilitiesElicitation) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
+func (x *ClientCapabilitiesElicitation) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Form != nil {
+		fp := p.Member("form")
+		c.RawKind(&fp, x.Form, wire.KindObject)
+	}
+	if x.URL != nil {
+		fp := p.Member("url")
+		c.RawKind(&fp, x.URL, wire.KindObject)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ClientCapabilitiesRoots) Validate() error {
@@ -342,7 +399,16 @@ func (x *ClientCapabilitiesSampling) Validate() error {
 	return c.Err()
 }
 
-func (x *ClientCapabilitiesSampling) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
+func (x *ClientCapabilitiesSampling) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Context != nil {
+		fp := p.Member("context")
+		c.RawKind(&fp, x.Context, wire.KindObject)
+	}
+	if x.Tools != nil {
+		fp := p.Member("tools")
+		c.RawKind(&fp, x.Tools, wire.KindObject)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ClientCapabilitiesTasks) Validate() error {
@@ -351,7 +417,20 @@ func (x *ClientCapabilitiesTasks) Validate() error {
 	return c.Err()
 }
 
-func (x *ClientCapabilitiesTasks) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
+func (x *ClientCapabilitiesTasks) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Cancel != nil {
+		fp := p.Member("cancel")
+		c.RawKind(&fp, x.Cancel, wire.KindObject)
+	}
+	if x.List != nil {
+		fp := p.Member("list")
+		c.RawKind(&fp, x.List, wire.KindObject)
+	}
+	if x.Requests != nil {
+		fp := p.Member("requests")
+		x.Requests.validate(c, &fp)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ClientCapabilitiesTasksRequests) Validate() error {
@@ -360,7 +439,16 @@ func (x *ClientCapabilitiesTasksRequests) Validate() error {
 	return c.Err()
 }
 
-func (x *ClientCapabilitiesTasksRequests) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
+func (x *ClientCapabilitiesTasksRequests) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Elicitation != nil {
+		fp := p.Member("elicitation")
+		x.Elicitation.validate(c, &fp)
+	}
+	if x.Sampling != nil {
+		fp := p.Member("sampling")
+		x.Sampling.validate(c, &fp)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ClientCapabilitiesTasksRequestsElicitation) Validate() error {
@@ -370,6 +458,10 @@ func (x *ClientCapabilitiesTasksRequestsElicitation) Validate() error {
 }
 
 func (x *ClientCapabilitiesTasksRequestsElicitation) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Create != nil {
+		fp := p.Member("create")
+		c.RawKind(&fp, x.Create, wire.KindObject)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -379,7 +471,12 @@ func (x *ClientCapabilitiesTasksRequestsSampling) Validate() error {
 	return c.Err()
 }
 
-func (x *ClientCapabilitiesTasksRequestsSampling) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
+func (x *ClientCapabilitiesTasksRequestsSampling) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.CreateMessage != nil {
+		fp := p.Member("createMessage")
+		c.RawKind(&fp, x.CreateMessage, wire.KindObject)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ClientNotification) Validate() error {
@@ -411,7 +508,7 @@ func (x *ClientNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.RootsListChangedNotification.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of CancelledNotification, InitializedNotification, ProgressNotification, TaskStatusNotification, RootsListChangedNotification")
+		c.Union(p, "mcp20251125.ClientNotification", n, "CancelledNotification, InitializedNotification, ProgressNotification, TaskStatusNotification, RootsListChangedNotification")
 	}
 }
 
@@ -493,7 +590,7 @@ func (x *ClientRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.CompleteRequest.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of InitializeRequest, PingRequest, ListResourcesRequest, ListResourceTemplatesRequest, ReadResourceRequest, SubscribeRequest, UnsubscribeRequest, ListPromptsRequest, GetPromptRequest, ListToolsRequest, CallToolRequest, GetTaskRequest, GetTaskPayloadRequest, CancelTaskRequest, ListTasksRequest, SetLevelRequest, CompleteRequest")
+		c.Union(p, "mcp20251125.ClientRequest", n, "InitializeRequest, PingRequest, ListResourcesRequest, ListResourceTemplatesRequest, ReadResourceRequest, SubscribeRequest, UnsubscribeRequest, ListPromptsRequest, GetPromptRequest, ListToolsRequest, CallToolRequest, GetTaskRequest, GetTaskPayloadRequest, CancelTaskRequest, ListTasksRequest, SetLevelRequest, CompleteRequest")
 	}
 }
 
@@ -539,7 +636,7 @@ func (x *ClientResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.ElicitResult.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Result, GetTaskResult, GetTaskPayloadResult, CancelTaskResult, ListTasksResult, CreateMessageResult, ListRootsResult, ElicitResult")
+		c.Union(p, "mcp20251125.ClientResult", n, "Result, GetTaskResult, GetTaskPayloadResult, CancelTaskResult, ListTasksResult, CreateMessageResult, ListRootsResult, ElicitResult")
 	}
 }
 
@@ -562,6 +659,10 @@ func (x *CompleteRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -654,7 +755,7 @@ func (x *CompleteRequestParamsRef) validate(c *wireimpl.Checker, p *wireimpl.Pat
 		x.ResourceTemplateReference.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of PromptReference, ResourceTemplateReference")
+		c.Union(p, "mcp20251125.CompleteRequestParamsRef", n, "PromptReference, ResourceTemplateReference")
 	}
 }
 
@@ -718,7 +819,7 @@ func (x *ContentBlock) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.EmbeddedResource.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource")
+		c.Union(p, "mcp20251125.ContentBlock", n, "TextContent, ImageContent, AudioContent, ResourceLink, EmbeddedResource")
 	}
 }
 
@@ -741,6 +842,10 @@ func (x *CreateMessageRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -777,9 +882,17 @@ func (x *CreateMessageRequestParams) validate(c *wireimpl.Checker, p *wireimpl.P
 			x.Messages[i].validate(c, &ep)
 		}
 	}
+	if x.Metadata != nil {
+		fp := p.Member("metadata")
+		c.RawKind(&fp, x.Metadata, wire.KindObject)
+	}
 	if x.ModelPreferences != nil {
 		fp := p.Member("modelPreferences")
 		x.ModelPreferences.validate(c, &fp)
+	}
+	if x.Temperature.Set {
+		fp := p.Member("temperature")
+		c.Finite(&fp, float64(x.Temperature.Value))
 	}
 	if x.ToolChoice != nil {
 		fp := p.Member("toolChoice")
@@ -887,7 +1000,7 @@ func (x *CreateMessageResultContent) validate(c *wireimpl.Checker, p *wireimpl.P
 		}
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, Array")
+		c.Union(p, "mcp20251125.CreateMessageResultContent", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, Array")
 	}
 }
 
@@ -936,6 +1049,10 @@ func (x *ElicitRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -1027,7 +1144,7 @@ func (x *ElicitRequestParams) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.ElicitRequestFormParams.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of ElicitRequestURLParams, ElicitRequestFormParams")
+		c.Union(p, "mcp20251125.ElicitRequestParams", n, "ElicitRequestURLParams, ElicitRequestFormParams")
 	}
 }
 
@@ -1132,12 +1249,13 @@ func (x *ElicitResultContentValue) validate(c *wireimpl.Checker, p *wireimpl.Pat
 	}
 	if x.Number.Set {
 		n++
+		c.Finite(p, float64(x.Number.Value))
 	}
 	if x.Boolean.Set {
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Array, String, Number, Boolean")
+		c.Union(p, "mcp20251125.ElicitResultContentValue", n, "Array, String, Number, Boolean")
 	}
 }
 
@@ -1219,7 +1337,7 @@ func (x *EmbeddedResourceResource) validate(c *wireimpl.Checker, p *wireimpl.Pat
 		x.BlobResourceContents.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of TextResourceContents, BlobResourceContents")
+		c.Union(p, "mcp20251125.EmbeddedResourceResource", n, "TextResourceContents, BlobResourceContents")
 	}
 }
 
@@ -1253,7 +1371,7 @@ func (x *EnumSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.LegacyTitledEnumSchema.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema, LegacyTitledEnumSchema")
+		c.Union(p, "mcp20251125.EnumSchema", n, "UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema, LegacyTitledEnumSchema")
 	}
 }
 
@@ -1292,6 +1410,10 @@ func (x *GetPromptRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -1370,6 +1492,10 @@ func (x *GetTaskPayloadRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) 
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -1417,6 +1543,10 @@ func (x *GetTaskRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -1486,7 +1616,7 @@ func (x *GetTaskResultTtl) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcp20251125.GetTaskResultTtl", n, "Integer, Null")
 	}
 }
 
@@ -1617,6 +1747,10 @@ func (x *InitializeRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -1729,6 +1863,10 @@ func (x *JSONRPCErrorResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		fp := p.Member("error")
 		x.Error.validate(c, &fp)
 	}
+	if !x.ID.IsZero() {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -1757,7 +1895,7 @@ func (x *JSONRPCMessage) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.JSONRPCErrorResponse.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of JSONRPCRequest, JSONRPCNotification, JSONRPCResultResponse, JSONRPCErrorResponse")
+		c.Union(p, "mcp20251125.JSONRPCMessage", n, "JSONRPCRequest, JSONRPCNotification, JSONRPCResultResponse, JSONRPCErrorResponse")
 	}
 }
 
@@ -1774,6 +1912,10 @@ func (x *JSONRPCNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x2) != 0 {
 		c.Missing(p, "method")
+	}
+	if x.Params != nil {
+		fp := p.Member("params")
+		c.RawKind(&fp, x.Params, wire.KindObject)
 	}
 }
 
@@ -1793,6 +1935,14 @@ func (x *JSONRPCRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "method")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
+	if x.Params != nil {
+		fp := p.Member("params")
+		c.RawKind(&fp, x.Params, wire.KindObject)
 	}
 }
 
@@ -1814,7 +1964,7 @@ func (x *JSONRPCResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.JSONRPCErrorResponse.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of JSONRPCResultResponse, JSONRPCErrorResponse")
+		c.Union(p, "mcp20251125.JSONRPCResponse", n, "JSONRPCResultResponse, JSONRPCErrorResponse")
 	}
 }
 
@@ -1834,6 +1984,10 @@ func (x *JSONRPCResultResponse) validate(c *wireimpl.Checker, p *wireimpl.Path) 
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "result")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 }
 
@@ -1869,6 +2023,10 @@ func (x *ListPromptsRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "method")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.Params != nil {
 		fp := p.Member("params")
@@ -1913,6 +2071,10 @@ func (x *ListResourceTemplatesRequest) validate(c *wireimpl.Checker, p *wireimpl
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "method")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 	if x.Params != nil {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -1955,6 +2117,10 @@ func (x *ListResourcesRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "method")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.Params != nil {
 		fp := p.Member("params")
@@ -1999,6 +2165,10 @@ func (x *ListRootsRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "method")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 	if x.Params != nil {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -2042,6 +2212,10 @@ func (x *ListTasksRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "method")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 	if x.Params != nil {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -2084,6 +2258,10 @@ func (x *ListToolsRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "method")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.Params != nil {
 		fp := p.Member("params")
@@ -2188,16 +2366,19 @@ func (x *ModelPreferences) Validate() error {
 func (x *ModelPreferences) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.CostPriority.Set {
 		fp := p.Member("costPriority")
+		c.Finite(&fp, float64(x.CostPriority.Value))
 		c.Minimum(&fp, float64(x.CostPriority.Value), 0.0)
 		c.Maximum(&fp, float64(x.CostPriority.Value), 1.0)
 	}
 	if x.IntelligencePriority.Set {
 		fp := p.Member("intelligencePriority")
+		c.Finite(&fp, float64(x.IntelligencePriority.Value))
 		c.Minimum(&fp, float64(x.IntelligencePriority.Value), 0.0)
 		c.Maximum(&fp, float64(x.IntelligencePriority.Value), 1.0)
 	}
 	if x.SpeedPriority.Set {
 		fp := p.Member("speedPriority")
+		c.Finite(&fp, float64(x.SpeedPriority.Value))
 		c.Minimum(&fp, float64(x.SpeedPriority.Value), 0.0)
 		c.Maximum(&fp, float64(x.SpeedPriority.Value), 1.0)
 	}
@@ -2221,7 +2402,7 @@ func (x *MultiSelectEnumSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) 
 		x.TitledMultiSelectEnumSchema.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema")
+		c.Union(p, "mcp20251125.MultiSelectEnumSchema", n, "UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema")
 	}
 }
 
@@ -2235,6 +2416,10 @@ func (x *Notification) Validate() error {
 func (x *Notification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "method")
+	}
+	if x.Params != nil {
+		fp := p.Member("params")
+		c.RawKind(&fp, x.Params, wire.KindObject)
 	}
 }
 
@@ -2257,6 +2442,18 @@ func (x *NumberSchema) Validate() error {
 func (x *NumberSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x20) != 0 {
 		c.Missing(p, "type")
+	}
+	if x.Default.Set {
+		fp := p.Member("default")
+		c.Finite(&fp, float64(x.Default.Value))
+	}
+	if x.Maximum.Set {
+		fp := p.Member("maximum")
+		c.Finite(&fp, float64(x.Maximum.Value))
+	}
+	if x.Minimum.Set {
+		fp := p.Member("minimum")
+		c.Finite(&fp, float64(x.Minimum.Value))
 	}
 	if x.missing[0]&uint64(0x20) == 0 {
 		fp := p.Member("type")
@@ -2295,6 +2492,10 @@ func (x *PaginatedRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "method")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.Params != nil {
 		fp := p.Member("params")
@@ -2356,6 +2557,10 @@ func (x *PingRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x4) != 0 {
 		c.Missing(p, "method")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 	if x.Params != nil {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -2404,7 +2609,7 @@ func (x *PrimitiveSchemaDefinition) validate(c *wireimpl.Checker, p *wireimpl.Pa
 		x.LegacyTitledEnumSchema.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of StringSchema, NumberSchema, BooleanSchema, UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema, LegacyTitledEnumSchema")
+		c.Union(p, "mcp20251125.PrimitiveSchemaDefinition", n, "StringSchema, NumberSchema, BooleanSchema, UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema, UntitledMultiSelectEnumSchema, TitledMultiSelectEnumSchema, LegacyTitledEnumSchema")
 	}
 }
 
@@ -2445,9 +2650,17 @@ func (x *ProgressNotificationParams) validate(c *wireimpl.Checker, p *wireimpl.P
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "progressToken")
 	}
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("progress")
+		c.Finite(&fp, float64(x.Progress))
+	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("progressToken")
 		x.ProgressToken.validate(c, &fp)
+	}
+	if x.Total.Set {
+		fp := p.Member("total")
+		c.Finite(&fp, float64(x.Total.Value))
 	}
 }
 
@@ -2467,7 +2680,7 @@ func (x *ProgressToken) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of String, Integer")
+		c.Union(p, "mcp20251125.ProgressToken", n, "String, Integer")
 	}
 }
 
@@ -2587,6 +2800,10 @@ func (x *ReadResourceRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
 	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
+	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
 		x.Params.validate(c, &fp)
@@ -2666,7 +2883,7 @@ func (x *ReadResourceResultContentsItem) validate(c *wireimpl.Checker, p *wireim
 		x.BlobResourceContents.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of TextResourceContents, BlobResourceContents")
+		c.Union(p, "mcp20251125.ReadResourceResultContentsItem", n, "TextResourceContents, BlobResourceContents")
 	}
 }
 
@@ -2693,6 +2910,10 @@ func (x *Request) Validate() error {
 func (x *Request) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x1) != 0 {
 		c.Missing(p, "method")
+	}
+	if x.Params != nil {
+		fp := p.Member("params")
+		c.RawKind(&fp, x.Params, wire.KindObject)
 	}
 }
 
@@ -3066,7 +3287,7 @@ func (x *SamplingMessageContent) validate(c *wireimpl.Checker, p *wireimpl.Path)
 		}
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, Array")
+		c.Union(p, "mcp20251125.SamplingMessageContent", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent, Array")
 	}
 }
 
@@ -3100,7 +3321,7 @@ func (x *SamplingMessageContentBlock) validate(c *wireimpl.Checker, p *wireimpl.
 		x.ToolResultContent.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent")
+		c.Union(p, "mcp20251125.SamplingMessageContentBlock", n, "TextContent, ImageContent, AudioContent, ToolUseContent, ToolResultContent")
 	}
 }
 
@@ -3112,9 +3333,22 @@ func (x *ServerCapabilities) Validate() error {
 }
 
 func (x *ServerCapabilities) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Completions != nil {
+		fp := p.Member("completions")
+		c.RawKind(&fp, x.Completions, wire.KindObject)
+	}
 	if x.Experimental != nil {
 		fp := p.Member("experimental")
+		c.RawKind(&fp, x.Experimental, wire.KindObject)
 		c.RawValues(&fp, x.Experimental, wire.KindObject)
+	}
+	if x.Logging != nil {
+		fp := p.Member("logging")
+		c.RawKind(&fp, x.Logging, wire.KindObject)
+	}
+	if x.Tasks != nil {
+		fp := p.Member("tasks")
+		x.Tasks.validate(c, &fp)
 	}
 }
 
@@ -3143,7 +3377,20 @@ func (x *ServerCapabilitiesTasks) Validate() error {
 	return c.Err()
 }
 
-func (x *ServerCapabilitiesTasks) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
+func (x *ServerCapabilitiesTasks) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Cancel != nil {
+		fp := p.Member("cancel")
+		c.RawKind(&fp, x.Cancel, wire.KindObject)
+	}
+	if x.List != nil {
+		fp := p.Member("list")
+		c.RawKind(&fp, x.List, wire.KindObject)
+	}
+	if x.Requests != nil {
+		fp := p.Member("requests")
+		x.Requests.validate(c, &fp)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ServerCapabilitiesTasksRequests) Validate() error {
@@ -3152,7 +3399,12 @@ func (x *ServerCapabilitiesTasksRequests) Validate() error {
 	return c.Err()
 }
 
-func (x *ServerCapabilitiesTasksRequests) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
+func (x *ServerCapabilitiesTasksRequests) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Tools != nil {
+		fp := p.Member("tools")
+		x.Tools.validate(c, &fp)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ServerCapabilitiesTasksRequestsTools) Validate() error {
@@ -3161,7 +3413,12 @@ func (x *ServerCapabilitiesTasksRequestsTools) Validate() error {
 	return c.Err()
 }
 
-func (x *ServerCapabilitiesTasksRequestsTools) validate(c *wireimpl.Checker, p *wireimpl.Path) {}
+func (x *ServerCapabilitiesTasksRequestsTools) validate(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Call != nil {
+		fp := p.Member("call")
+		c.RawKind(&fp, x.Call, wire.KindObject)
+	}
+}
 
 // Validate checks x against the schema and lists every violation.
 func (x *ServerCapabilitiesTools) Validate() error {
@@ -3218,7 +3475,7 @@ func (x *ServerNotification) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.ElicitationCompleteNotification.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of CancelledNotification, ProgressNotification, ResourceListChangedNotification, ResourceUpdatedNotification, PromptListChangedNotification, ToolListChangedNotification, TaskStatusNotification, LoggingMessageNotification, ElicitationCompleteNotification")
+		c.Union(p, "mcp20251125.ServerNotification", n, "CancelledNotification, ProgressNotification, ResourceListChangedNotification, ResourceUpdatedNotification, PromptListChangedNotification, ToolListChangedNotification, TaskStatusNotification, LoggingMessageNotification, ElicitationCompleteNotification")
 	}
 }
 
@@ -3264,7 +3521,7 @@ func (x *ServerRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.ElicitRequest.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of PingRequest, GetTaskRequest, GetTaskPayloadRequest, CancelTaskRequest, ListTasksRequest, CreateMessageRequest, ListRootsRequest, ElicitRequest")
+		c.Union(p, "mcp20251125.ServerRequest", n, "PingRequest, GetTaskRequest, GetTaskPayloadRequest, CancelTaskRequest, ListTasksRequest, CreateMessageRequest, ListRootsRequest, ElicitRequest")
 	}
 }
 
@@ -3334,7 +3591,7 @@ func (x *ServerResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.CompleteResult.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Result, InitializeResult, ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, ListPromptsResult, GetPromptResult, ListToolsResult, CallToolResult, GetTaskResult, GetTaskPayloadResult, CancelTaskResult, ListTasksResult, CompleteResult")
+		c.Union(p, "mcp20251125.ServerResult", n, "Result, InitializeResult, ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult, ListPromptsResult, GetPromptResult, ListToolsResult, CallToolResult, GetTaskResult, GetTaskPayloadResult, CancelTaskResult, ListTasksResult, CompleteResult")
 	}
 }
 
@@ -3357,6 +3614,10 @@ func (x *SetLevelRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -3417,7 +3678,7 @@ func (x *SingleSelectEnumSchema) validate(c *wireimpl.Checker, p *wireimpl.Path)
 		x.TitledSingleSelectEnumSchema.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema")
+		c.Union(p, "mcp20251125.SingleSelectEnumSchema", n, "UntitledSingleSelectEnumSchema, TitledSingleSelectEnumSchema")
 	}
 }
 
@@ -3472,6 +3733,10 @@ func (x *SubscribeRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -3563,7 +3828,7 @@ func (x *TaskTtl) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcp20251125.TaskTtl", n, "Integer, Null")
 	}
 }
 
@@ -3691,7 +3956,7 @@ func (x *TaskStatusNotificationParamsTtl) validate(c *wireimpl.Checker, p *wirei
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcp20251125.TaskStatusNotificationParamsTtl", n, "Integer, Null")
 	}
 }
 
@@ -3878,6 +4143,7 @@ func (x *ToolInputSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.Properties != nil {
 		fp := p.Member("properties")
+		c.RawKind(&fp, x.Properties, wire.KindObject)
 		c.RawValues(&fp, x.Properties, wire.KindObject)
 	}
 }
@@ -3895,6 +4161,7 @@ func (x *ToolOutputSchema) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.Properties != nil {
 		fp := p.Member("properties")
+		c.RawKind(&fp, x.Properties, wire.KindObject)
 		c.RawValues(&fp, x.Properties, wire.KindObject)
 	}
 }
@@ -4006,6 +4273,10 @@ func (x *ToolResultContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 			x.Content[i].validate(c, &ep)
 		}
 	}
+	if x.StructuredContent != nil {
+		fp := p.Member("structuredContent")
+		c.RawKind(&fp, x.StructuredContent, wire.KindObject)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -4028,6 +4299,10 @@ func (x *ToolUseContent) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	if x.missing[0]&uint64(0x10) != 0 {
 		c.Missing(p, "type")
 	}
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("input")
+		c.RawKind(&fp, x.Input, wire.KindObject)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -4047,6 +4322,10 @@ func (x *URLElicitationRequiredError) validate(c *wireimpl.Checker, p *wireimpl.
 	if x.missing[0]&uint64(0x1) == 0 {
 		fp := p.Member("error")
 		x.Error.validate(c, &fp)
+	}
+	if !x.ID.IsZero() {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 }
 
@@ -4112,6 +4391,10 @@ func (x *UnsubscribeRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")

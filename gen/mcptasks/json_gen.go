@@ -9,6 +9,34 @@ import (
 	"math/bits"
 )
 
+// Marshal encodes v, a pointer to a value of any type of this package, as JSON.
+// It is the fast path: json.Marshal(v) calls v.MarshalJSON too, then scans and
+// copies its output again (several times slower on a large result); Marshal
+// returns the generated encoder's output as it is. Like MarshalJSON, it refuses a
+// value Encodable reports (a union holding no member or several). It does not
+// validate: call v.Validate() for the schema's other rules.
+func Marshal(v wireimpl.EncodeJSONer) ([]byte, error) {
+	return wireimpl.Marshal(v)
+}
+
+// Unmarshal decodes data into v, a pointer to a value of any type of this package.
+// It is the fast path: json.Unmarshal(data, v) scans data before calling
+// v.UnmarshalJSON (several times slower on a large result); Unmarshal runs the
+// generated decoder alone. Decoding is case-sensitive and rejects duplicate
+// members, invalid UTF-8, trailing data and nesting deeper than wireimpl.MaxDepth;
+// data is copied, so the caller may reuse it. It does not validate: call
+// v.Validate() for the schema's rules (required members, bounds, formats).
+func Unmarshal(data []byte, v wireimpl.DecodeJSONer) error {
+	return wireimpl.Decode(data, v)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelTaskRequest) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CancelTaskRequest object.
 func (x *CancelTaskRequest) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CancelTaskRequest{}
@@ -88,6 +116,13 @@ func (x *CancelTaskRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelTaskRequestParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a CancelTaskRequestParams object.
 func (x *CancelTaskRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CancelTaskRequestParams{}
@@ -135,6 +170,22 @@ func (x CancelTaskRequestParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CancelTaskRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelTaskResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CancelTaskResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a CancelTaskResult object.
@@ -195,6 +246,22 @@ func (x CancelTaskResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CancelTaskResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelledTask) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CancelledTask) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CancelledTask object.
@@ -308,6 +375,28 @@ func (x *CancelledTask) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CancelledTaskTtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CancelledTaskTtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.CancelledTaskTtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of CancelledTaskTtlMs the value is.
 func (x *CancelledTaskTtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CancelledTaskTtlMs{}
@@ -367,7 +456,8 @@ func (x *CancelledTaskTtlMs) decodeFirst(d *wireimpl.Decoder, mask, others uint6
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *CancelledTaskTtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -405,6 +495,22 @@ func (x CancelledTaskTtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CancelledTaskTtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompletedTask) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CompletedTask) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CompletedTask object.
@@ -528,6 +634,28 @@ func (x *CompletedTask) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CompletedTaskTtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CompletedTaskTtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.CompletedTaskTtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of CompletedTaskTtlMs the value is.
 func (x *CompletedTaskTtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CompletedTaskTtlMs{}
@@ -587,7 +715,8 @@ func (x *CompletedTaskTtlMs) decodeFirst(d *wireimpl.Decoder, mask, others uint6
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *CompletedTaskTtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -625,6 +754,26 @@ func (x CompletedTaskTtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CompletedTaskTtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateTaskResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateTaskResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a CreateTaskResult object.
@@ -759,6 +908,28 @@ func (x *CreateTaskResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *CreateTaskResultTtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *CreateTaskResultTtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.CreateTaskResultTtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of CreateTaskResultTtlMs the value is.
 func (x *CreateTaskResultTtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = CreateTaskResultTtlMs{}
@@ -818,7 +989,8 @@ func (x *CreateTaskResultTtlMs) decodeFirst(d *wireimpl.Decoder, mask, others ui
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *CreateTaskResultTtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -856,6 +1028,42 @@ func (x CreateTaskResultTtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *CreateTaskResultTtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *DetailedTask) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *DetailedTask) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.DetailedTaskVariant0 != nil {
+		n++
+		x.DetailedTaskVariant0.encodable(c, p)
+	}
+	if x.DetailedTaskVariant1 != nil {
+		n++
+		x.DetailedTaskVariant1.encodable(c, p)
+	}
+	if x.DetailedTaskVariant2 != nil {
+		n++
+		x.DetailedTaskVariant2.encodable(c, p)
+	}
+	if x.DetailedTaskVariant3 != nil {
+		n++
+		x.DetailedTaskVariant3.encodable(c, p)
+	}
+	if x.DetailedTaskVariant4 != nil {
+		n++
+		x.DetailedTaskVariant4.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.DetailedTask", n, "DetailedTaskVariant0, DetailedTaskVariant1, DetailedTaskVariant2, DetailedTaskVariant3, DetailedTaskVariant4")
+	}
 }
 
 // DecodeJSON reads whichever member of DetailedTask the value is.
@@ -951,7 +1159,8 @@ func (x *DetailedTask) decodeFirst(d *wireimpl.Decoder, mask, others uint64) err
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *DetailedTask) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.DetailedTaskVariant0 != nil:
@@ -1019,6 +1228,22 @@ func (x DetailedTask) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *DetailedTask) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *DetailedTaskVariant0) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *DetailedTaskVariant0) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a DetailedTaskVariant0 object.
@@ -1132,6 +1357,28 @@ func (x *DetailedTaskVariant0) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *DetailedTaskVariant0TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *DetailedTaskVariant0TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.DetailedTaskVariant0TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of DetailedTaskVariant0TtlMs the value is.
 func (x *DetailedTaskVariant0TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = DetailedTaskVariant0TtlMs{}
@@ -1191,7 +1438,8 @@ func (x *DetailedTaskVariant0TtlMs) decodeFirst(d *wireimpl.Decoder, mask, other
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *DetailedTaskVariant0TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -1229,6 +1477,26 @@ func (x DetailedTaskVariant0TtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *DetailedTaskVariant0TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *DetailedTaskVariant1) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *DetailedTaskVariant1) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("inputRequests")
+		c.Sub(&fp, x.InputRequests.Encodable())
+	}
 }
 
 // DecodeJSON reads a DetailedTaskVariant1 object.
@@ -1352,6 +1620,28 @@ func (x *DetailedTaskVariant1) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *DetailedTaskVariant1TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *DetailedTaskVariant1TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.DetailedTaskVariant1TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of DetailedTaskVariant1TtlMs the value is.
 func (x *DetailedTaskVariant1TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = DetailedTaskVariant1TtlMs{}
@@ -1411,7 +1701,8 @@ func (x *DetailedTaskVariant1TtlMs) decodeFirst(d *wireimpl.Decoder, mask, other
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *DetailedTaskVariant1TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -1449,6 +1740,22 @@ func (x DetailedTaskVariant1TtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *DetailedTaskVariant1TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *DetailedTaskVariant2) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *DetailedTaskVariant2) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a DetailedTaskVariant2 object.
@@ -1572,6 +1879,28 @@ func (x *DetailedTaskVariant2) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *DetailedTaskVariant2TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *DetailedTaskVariant2TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.DetailedTaskVariant2TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of DetailedTaskVariant2TtlMs the value is.
 func (x *DetailedTaskVariant2TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = DetailedTaskVariant2TtlMs{}
@@ -1631,7 +1960,8 @@ func (x *DetailedTaskVariant2TtlMs) decodeFirst(d *wireimpl.Decoder, mask, other
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *DetailedTaskVariant2TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -1669,6 +1999,26 @@ func (x DetailedTaskVariant2TtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *DetailedTaskVariant2TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *DetailedTaskVariant3) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *DetailedTaskVariant3) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("error")
+		c.Sub(&fp, x.Error.Encodable())
+	}
 }
 
 // DecodeJSON reads a DetailedTaskVariant3 object.
@@ -1792,6 +2142,28 @@ func (x *DetailedTaskVariant3) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *DetailedTaskVariant3TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *DetailedTaskVariant3TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.DetailedTaskVariant3TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of DetailedTaskVariant3TtlMs the value is.
 func (x *DetailedTaskVariant3TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = DetailedTaskVariant3TtlMs{}
@@ -1851,7 +2223,8 @@ func (x *DetailedTaskVariant3TtlMs) decodeFirst(d *wireimpl.Decoder, mask, other
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *DetailedTaskVariant3TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -1889,6 +2262,22 @@ func (x DetailedTaskVariant3TtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *DetailedTaskVariant3TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *DetailedTaskVariant4) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *DetailedTaskVariant4) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a DetailedTaskVariant4 object.
@@ -2002,6 +2391,28 @@ func (x *DetailedTaskVariant4) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *DetailedTaskVariant4TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *DetailedTaskVariant4TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.DetailedTaskVariant4TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of DetailedTaskVariant4TtlMs the value is.
 func (x *DetailedTaskVariant4TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = DetailedTaskVariant4TtlMs{}
@@ -2061,7 +2472,8 @@ func (x *DetailedTaskVariant4TtlMs) decodeFirst(d *wireimpl.Decoder, mask, other
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *DetailedTaskVariant4TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -2099,6 +2511,26 @@ func (x DetailedTaskVariant4TtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *DetailedTaskVariant4TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *FailedTask) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *FailedTask) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("error")
+		c.Sub(&fp, x.Error.Encodable())
+	}
 }
 
 // DecodeJSON reads a FailedTask object.
@@ -2222,6 +2654,28 @@ func (x *FailedTask) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *FailedTaskTtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *FailedTaskTtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.FailedTaskTtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of FailedTaskTtlMs the value is.
 func (x *FailedTaskTtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = FailedTaskTtlMs{}
@@ -2281,7 +2735,8 @@ func (x *FailedTaskTtlMs) decodeFirst(d *wireimpl.Decoder, mask, others uint64) 
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *FailedTaskTtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -2319,6 +2774,13 @@ func (x FailedTaskTtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *FailedTaskTtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskRequest) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a GetTaskRequest object.
@@ -2400,6 +2862,13 @@ func (x *GetTaskRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskRequestParams) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a GetTaskRequestParams object.
 func (x *GetTaskRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskRequestParams{}
@@ -2447,6 +2916,42 @@ func (x GetTaskRequestParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetTaskRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.GetTaskResultVariant0 != nil {
+		n++
+		x.GetTaskResultVariant0.encodable(c, p)
+	}
+	if x.GetTaskResultVariant1 != nil {
+		n++
+		x.GetTaskResultVariant1.encodable(c, p)
+	}
+	if x.GetTaskResultVariant2 != nil {
+		n++
+		x.GetTaskResultVariant2.encodable(c, p)
+	}
+	if x.GetTaskResultVariant3 != nil {
+		n++
+		x.GetTaskResultVariant3.encodable(c, p)
+	}
+	if x.GetTaskResultVariant4 != nil {
+		n++
+		x.GetTaskResultVariant4.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.GetTaskResult", n, "GetTaskResultVariant0, GetTaskResultVariant1, GetTaskResultVariant2, GetTaskResultVariant3, GetTaskResultVariant4")
+	}
 }
 
 // DecodeJSON reads whichever member of GetTaskResult the value is.
@@ -2542,7 +3047,8 @@ func (x *GetTaskResult) decodeFirst(d *wireimpl.Decoder, mask, others uint64) er
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *GetTaskResult) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.GetTaskResultVariant0 != nil:
@@ -2610,6 +3116,26 @@ func (x GetTaskResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetTaskResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResultVariant0) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResultVariant0) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a GetTaskResultVariant0 object.
@@ -2744,6 +3270,28 @@ func (x *GetTaskResultVariant0) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResultVariant0TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResultVariant0TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.GetTaskResultVariant0TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of GetTaskResultVariant0TtlMs the value is.
 func (x *GetTaskResultVariant0TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskResultVariant0TtlMs{}
@@ -2803,7 +3351,8 @@ func (x *GetTaskResultVariant0TtlMs) decodeFirst(d *wireimpl.Decoder, mask, othe
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *GetTaskResultVariant0TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -2841,6 +3390,30 @@ func (x GetTaskResultVariant0TtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetTaskResultVariant0TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResultVariant1) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResultVariant1) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("inputRequests")
+		c.Sub(&fp, x.InputRequests.Encodable())
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a GetTaskResultVariant1 object.
@@ -2985,6 +3558,28 @@ func (x *GetTaskResultVariant1) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResultVariant1TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResultVariant1TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.GetTaskResultVariant1TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of GetTaskResultVariant1TtlMs the value is.
 func (x *GetTaskResultVariant1TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskResultVariant1TtlMs{}
@@ -3044,7 +3639,8 @@ func (x *GetTaskResultVariant1TtlMs) decodeFirst(d *wireimpl.Decoder, mask, othe
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *GetTaskResultVariant1TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -3082,6 +3678,26 @@ func (x GetTaskResultVariant1TtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetTaskResultVariant1TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResultVariant2) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResultVariant2) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a GetTaskResultVariant2 object.
@@ -3226,6 +3842,28 @@ func (x *GetTaskResultVariant2) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResultVariant2TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResultVariant2TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.GetTaskResultVariant2TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of GetTaskResultVariant2TtlMs the value is.
 func (x *GetTaskResultVariant2TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskResultVariant2TtlMs{}
@@ -3285,7 +3923,8 @@ func (x *GetTaskResultVariant2TtlMs) decodeFirst(d *wireimpl.Decoder, mask, othe
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *GetTaskResultVariant2TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -3323,6 +3962,30 @@ func (x GetTaskResultVariant2TtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetTaskResultVariant2TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResultVariant3) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResultVariant3) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("error")
+		c.Sub(&fp, x.Error.Encodable())
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a GetTaskResultVariant3 object.
@@ -3467,6 +4130,28 @@ func (x *GetTaskResultVariant3) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResultVariant3TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResultVariant3TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.GetTaskResultVariant3TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of GetTaskResultVariant3TtlMs the value is.
 func (x *GetTaskResultVariant3TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskResultVariant3TtlMs{}
@@ -3526,7 +4211,8 @@ func (x *GetTaskResultVariant3TtlMs) decodeFirst(d *wireimpl.Decoder, mask, othe
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *GetTaskResultVariant3TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -3564,6 +4250,26 @@ func (x GetTaskResultVariant3TtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetTaskResultVariant3TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResultVariant4) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResultVariant4) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a GetTaskResultVariant4 object.
@@ -3698,6 +4404,28 @@ func (x *GetTaskResultVariant4) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *GetTaskResultVariant4TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *GetTaskResultVariant4TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.GetTaskResultVariant4TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of GetTaskResultVariant4TtlMs the value is.
 func (x *GetTaskResultVariant4TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = GetTaskResultVariant4TtlMs{}
@@ -3757,7 +4485,8 @@ func (x *GetTaskResultVariant4TtlMs) decodeFirst(d *wireimpl.Decoder, mask, othe
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *GetTaskResultVariant4TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -3795,6 +4524,26 @@ func (x GetTaskResultVariant4TtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *GetTaskResultVariant4TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InputRequiredTask) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *InputRequiredTask) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("inputRequests")
+		c.Sub(&fp, x.InputRequests.Encodable())
+	}
 }
 
 // DecodeJSON reads a InputRequiredTask object.
@@ -3918,6 +4667,28 @@ func (x *InputRequiredTask) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *InputRequiredTaskTtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *InputRequiredTaskTtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.InputRequiredTaskTtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of InputRequiredTaskTtlMs the value is.
 func (x *InputRequiredTaskTtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = InputRequiredTaskTtlMs{}
@@ -3977,7 +4748,8 @@ func (x *InputRequiredTaskTtlMs) decodeFirst(d *wireimpl.Decoder, mask, others u
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *InputRequiredTaskTtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -4015,6 +4787,22 @@ func (x InputRequiredTaskTtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *InputRequiredTaskTtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *Task) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *Task) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a Task object.
@@ -4128,6 +4916,28 @@ func (x *Task) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskTtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskTtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.TaskTtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of TaskTtlMs the value is.
 func (x *TaskTtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskTtlMs{}
@@ -4187,7 +4997,8 @@ func (x *TaskTtlMs) decodeFirst(d *wireimpl.Decoder, mask, others uint64) error 
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskTtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -4225,6 +5036,42 @@ func (x TaskTtlMs) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskTtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TaskStatusNotificationParamsVariant0 != nil {
+		n++
+		x.TaskStatusNotificationParamsVariant0.encodable(c, p)
+	}
+	if x.TaskStatusNotificationParamsVariant1 != nil {
+		n++
+		x.TaskStatusNotificationParamsVariant1.encodable(c, p)
+	}
+	if x.TaskStatusNotificationParamsVariant2 != nil {
+		n++
+		x.TaskStatusNotificationParamsVariant2.encodable(c, p)
+	}
+	if x.TaskStatusNotificationParamsVariant3 != nil {
+		n++
+		x.TaskStatusNotificationParamsVariant3.encodable(c, p)
+	}
+	if x.TaskStatusNotificationParamsVariant4 != nil {
+		n++
+		x.TaskStatusNotificationParamsVariant4.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.TaskStatusNotificationParams", n, "TaskStatusNotificationParamsVariant0, TaskStatusNotificationParamsVariant1, TaskStatusNotificationParamsVariant2, TaskStatusNotificationParamsVariant3, TaskStatusNotificationParamsVariant4")
+	}
 }
 
 // DecodeJSON reads whichever member of TaskStatusNotificationParams the value is.
@@ -4320,7 +5167,8 @@ func (x *TaskStatusNotificationParams) decodeFirst(d *wireimpl.Decoder, mask, ot
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskStatusNotificationParams) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TaskStatusNotificationParamsVariant0 != nil:
@@ -4388,6 +5236,26 @@ func (x TaskStatusNotificationParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotificationParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParamsVariant0) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParamsVariant0) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a TaskStatusNotificationParamsVariant0 object.
@@ -4512,6 +5380,28 @@ func (x *TaskStatusNotificationParamsVariant0) UnmarshalJSON(data []byte) error 
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParamsVariant0TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParamsVariant0TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.TaskStatusNotificationParamsVariant0TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of TaskStatusNotificationParamsVariant0TtlMs the value is.
 func (x *TaskStatusNotificationParamsVariant0TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskStatusNotificationParamsVariant0TtlMs{}
@@ -4571,7 +5461,8 @@ func (x *TaskStatusNotificationParamsVariant0TtlMs) decodeFirst(d *wireimpl.Deco
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskStatusNotificationParamsVariant0TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -4609,6 +5500,30 @@ func (x TaskStatusNotificationParamsVariant0TtlMs) MarshalJSON() ([]byte, error)
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotificationParamsVariant0TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParamsVariant1) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParamsVariant1) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("inputRequests")
+		c.Sub(&fp, x.InputRequests.Encodable())
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a TaskStatusNotificationParamsVariant1 object.
@@ -4743,6 +5658,28 @@ func (x *TaskStatusNotificationParamsVariant1) UnmarshalJSON(data []byte) error 
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParamsVariant1TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParamsVariant1TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.TaskStatusNotificationParamsVariant1TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of TaskStatusNotificationParamsVariant1TtlMs the value is.
 func (x *TaskStatusNotificationParamsVariant1TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskStatusNotificationParamsVariant1TtlMs{}
@@ -4802,7 +5739,8 @@ func (x *TaskStatusNotificationParamsVariant1TtlMs) decodeFirst(d *wireimpl.Deco
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskStatusNotificationParamsVariant1TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -4840,6 +5778,26 @@ func (x TaskStatusNotificationParamsVariant1TtlMs) MarshalJSON() ([]byte, error)
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotificationParamsVariant1TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParamsVariant2) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParamsVariant2) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a TaskStatusNotificationParamsVariant2 object.
@@ -4974,6 +5932,28 @@ func (x *TaskStatusNotificationParamsVariant2) UnmarshalJSON(data []byte) error 
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParamsVariant2TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParamsVariant2TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.TaskStatusNotificationParamsVariant2TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of TaskStatusNotificationParamsVariant2TtlMs the value is.
 func (x *TaskStatusNotificationParamsVariant2TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskStatusNotificationParamsVariant2TtlMs{}
@@ -5033,7 +6013,8 @@ func (x *TaskStatusNotificationParamsVariant2TtlMs) decodeFirst(d *wireimpl.Deco
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskStatusNotificationParamsVariant2TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -5071,6 +6052,30 @@ func (x TaskStatusNotificationParamsVariant2TtlMs) MarshalJSON() ([]byte, error)
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotificationParamsVariant2TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParamsVariant3) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParamsVariant3) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("error")
+		c.Sub(&fp, x.Error.Encodable())
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a TaskStatusNotificationParamsVariant3 object.
@@ -5205,6 +6210,28 @@ func (x *TaskStatusNotificationParamsVariant3) UnmarshalJSON(data []byte) error 
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParamsVariant3TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParamsVariant3TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.TaskStatusNotificationParamsVariant3TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of TaskStatusNotificationParamsVariant3TtlMs the value is.
 func (x *TaskStatusNotificationParamsVariant3TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskStatusNotificationParamsVariant3TtlMs{}
@@ -5264,7 +6291,8 @@ func (x *TaskStatusNotificationParamsVariant3TtlMs) decodeFirst(d *wireimpl.Deco
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskStatusNotificationParamsVariant3TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -5302,6 +6330,26 @@ func (x TaskStatusNotificationParamsVariant3TtlMs) MarshalJSON() ([]byte, error)
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotificationParamsVariant3TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParamsVariant4) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParamsVariant4) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a TaskStatusNotificationParamsVariant4 object.
@@ -5426,6 +6474,28 @@ func (x *TaskStatusNotificationParamsVariant4) UnmarshalJSON(data []byte) error 
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParamsVariant4TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParamsVariant4TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.TaskStatusNotificationParamsVariant4TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of TaskStatusNotificationParamsVariant4TtlMs the value is.
 func (x *TaskStatusNotificationParamsVariant4TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskStatusNotificationParamsVariant4TtlMs{}
@@ -5485,7 +6555,8 @@ func (x *TaskStatusNotificationParamsVariant4TtlMs) decodeFirst(d *wireimpl.Deco
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskStatusNotificationParamsVariant4TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -5523,6 +6594,22 @@ func (x TaskStatusNotificationParamsVariant4TtlMs) MarshalJSON() ([]byte, error)
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotificationParamsVariant4TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotification) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotification) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x4) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a TaskStatusNotification object.
@@ -5592,6 +6679,42 @@ func (x TaskStatusNotification) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotification) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParams2) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParams2) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.TaskStatusNotificationParams2Variant0 != nil {
+		n++
+		x.TaskStatusNotificationParams2Variant0.encodable(c, p)
+	}
+	if x.TaskStatusNotificationParams2Variant1 != nil {
+		n++
+		x.TaskStatusNotificationParams2Variant1.encodable(c, p)
+	}
+	if x.TaskStatusNotificationParams2Variant2 != nil {
+		n++
+		x.TaskStatusNotificationParams2Variant2.encodable(c, p)
+	}
+	if x.TaskStatusNotificationParams2Variant3 != nil {
+		n++
+		x.TaskStatusNotificationParams2Variant3.encodable(c, p)
+	}
+	if x.TaskStatusNotificationParams2Variant4 != nil {
+		n++
+		x.TaskStatusNotificationParams2Variant4.encodable(c, p)
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.TaskStatusNotificationParams2", n, "TaskStatusNotificationParams2Variant0, TaskStatusNotificationParams2Variant1, TaskStatusNotificationParams2Variant2, TaskStatusNotificationParams2Variant3, TaskStatusNotificationParams2Variant4")
+	}
 }
 
 // DecodeJSON reads whichever member of TaskStatusNotificationParams2 the value is.
@@ -5687,7 +6810,8 @@ func (x *TaskStatusNotificationParams2) decodeFirst(d *wireimpl.Decoder, mask, o
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskStatusNotificationParams2) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.TaskStatusNotificationParams2Variant0 != nil:
@@ -5755,6 +6879,26 @@ func (x TaskStatusNotificationParams2) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotificationParams2) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParams2Variant0) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParams2Variant0) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a TaskStatusNotificationParams2Variant0 object.
@@ -5879,6 +7023,28 @@ func (x *TaskStatusNotificationParams2Variant0) UnmarshalJSON(data []byte) error
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParams2Variant0TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParams2Variant0TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.TaskStatusNotificationParams2Variant0TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of TaskStatusNotificationParams2Variant0TtlMs the value is.
 func (x *TaskStatusNotificationParams2Variant0TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskStatusNotificationParams2Variant0TtlMs{}
@@ -5938,7 +7104,8 @@ func (x *TaskStatusNotificationParams2Variant0TtlMs) decodeFirst(d *wireimpl.Dec
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskStatusNotificationParams2Variant0TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -5976,6 +7143,30 @@ func (x TaskStatusNotificationParams2Variant0TtlMs) MarshalJSON() ([]byte, error
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotificationParams2Variant0TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParams2Variant1) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParams2Variant1) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("inputRequests")
+		c.Sub(&fp, x.InputRequests.Encodable())
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a TaskStatusNotificationParams2Variant1 object.
@@ -6110,6 +7301,28 @@ func (x *TaskStatusNotificationParams2Variant1) UnmarshalJSON(data []byte) error
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParams2Variant1TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParams2Variant1TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.TaskStatusNotificationParams2Variant1TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of TaskStatusNotificationParams2Variant1TtlMs the value is.
 func (x *TaskStatusNotificationParams2Variant1TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskStatusNotificationParams2Variant1TtlMs{}
@@ -6169,7 +7382,8 @@ func (x *TaskStatusNotificationParams2Variant1TtlMs) decodeFirst(d *wireimpl.Dec
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskStatusNotificationParams2Variant1TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -6207,6 +7421,26 @@ func (x TaskStatusNotificationParams2Variant1TtlMs) MarshalJSON() ([]byte, error
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotificationParams2Variant1TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParams2Variant2) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParams2Variant2) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a TaskStatusNotificationParams2Variant2 object.
@@ -6341,6 +7575,28 @@ func (x *TaskStatusNotificationParams2Variant2) UnmarshalJSON(data []byte) error
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParams2Variant2TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParams2Variant2TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.TaskStatusNotificationParams2Variant2TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of TaskStatusNotificationParams2Variant2TtlMs the value is.
 func (x *TaskStatusNotificationParams2Variant2TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskStatusNotificationParams2Variant2TtlMs{}
@@ -6400,7 +7656,8 @@ func (x *TaskStatusNotificationParams2Variant2TtlMs) decodeFirst(d *wireimpl.Dec
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskStatusNotificationParams2Variant2TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -6438,6 +7695,30 @@ func (x TaskStatusNotificationParams2Variant2TtlMs) MarshalJSON() ([]byte, error
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotificationParams2Variant2TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParams2Variant3) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParams2Variant3) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("error")
+		c.Sub(&fp, x.Error.Encodable())
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a TaskStatusNotificationParams2Variant3 object.
@@ -6572,6 +7853,28 @@ func (x *TaskStatusNotificationParams2Variant3) UnmarshalJSON(data []byte) error
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParams2Variant3TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParams2Variant3TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.TaskStatusNotificationParams2Variant3TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of TaskStatusNotificationParams2Variant3TtlMs the value is.
 func (x *TaskStatusNotificationParams2Variant3TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskStatusNotificationParams2Variant3TtlMs{}
@@ -6631,7 +7934,8 @@ func (x *TaskStatusNotificationParams2Variant3TtlMs) decodeFirst(d *wireimpl.Dec
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskStatusNotificationParams2Variant3TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -6669,6 +7973,26 @@ func (x TaskStatusNotificationParams2Variant3TtlMs) MarshalJSON() ([]byte, error
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatusNotificationParams2Variant3TtlMs) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParams2Variant4) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParams2Variant4) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a TaskStatusNotificationParams2Variant4 object.
@@ -6793,6 +8117,28 @@ func (x *TaskStatusNotificationParams2Variant4) UnmarshalJSON(data []byte) error
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskStatusNotificationParams2Variant4TtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *TaskStatusNotificationParams2Variant4TtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.TaskStatusNotificationParams2Variant4TtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of TaskStatusNotificationParams2Variant4TtlMs the value is.
 func (x *TaskStatusNotificationParams2Variant4TtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskStatusNotificationParams2Variant4TtlMs{}
@@ -6852,7 +8198,8 @@ func (x *TaskStatusNotificationParams2Variant4TtlMs) decodeFirst(d *wireimpl.Dec
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *TaskStatusNotificationParams2Variant4TtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:
@@ -6892,6 +8239,13 @@ func (x *TaskStatusNotificationParams2Variant4TtlMs) UnmarshalJSON(data []byte) 
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x TaskStatus) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TaskStatus.
 func (x *TaskStatus) DecodeJSON(d *wireimpl.Decoder) error {
 	v, err := d.Str()
@@ -6913,6 +8267,13 @@ func (x TaskStatus) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TaskStatus) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskSubscriptionAcknowledgedNotifications) Encodable() error {
+	return nil
 }
 
 // DecodeJSON reads a TaskSubscriptionAcknowledgedNotifications object.
@@ -6963,6 +8324,13 @@ func (x *TaskSubscriptionAcknowledgedNotifications) UnmarshalJSON(data []byte) e
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TaskSubscriptionNotifications) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TaskSubscriptionNotifications object.
 func (x *TaskSubscriptionNotifications) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TaskSubscriptionNotifications{}
@@ -7011,6 +8379,13 @@ func (x *TaskSubscriptionNotifications) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *TasksExtensionCapability) Encodable() error {
+	return nil
+}
+
 // DecodeJSON reads a TasksExtensionCapability object.
 func (x *TasksExtensionCapability) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = TasksExtensionCapability{}
@@ -7040,6 +8415,22 @@ func (x TasksExtensionCapability) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *TasksExtensionCapability) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UpdateTaskRequest) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *UpdateTaskRequest) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x8) == 0 {
+		fp := p.Member("params")
+		x.Params.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a UpdateTaskRequest object.
@@ -7121,6 +8512,22 @@ func (x *UpdateTaskRequest) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UpdateTaskRequestParams) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *UpdateTaskRequestParams) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x2) == 0 {
+		fp := p.Member("inputResponses")
+		c.Sub(&fp, x.InputResponses.Encodable())
+	}
+}
+
 // DecodeJSON reads a UpdateTaskRequestParams object.
 func (x *UpdateTaskRequestParams) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = UpdateTaskRequestParams{}
@@ -7178,6 +8585,22 @@ func (x UpdateTaskRequestParams) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UpdateTaskRequestParams) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *UpdateTaskResult) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *UpdateTaskResult) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.Meta != nil {
+		fp := p.Member("_meta")
+		c.Sub(&fp, x.Meta.Encodable())
+	}
 }
 
 // DecodeJSON reads a UpdateTaskResult object.
@@ -7238,6 +8661,22 @@ func (x UpdateTaskResult) MarshalJSON() ([]byte, error) {
 // duplicate members, invalid UTF-8 and nesting deeper than wireimpl.MaxDepth.
 func (x *UpdateTaskResult) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
+}
+
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *WorkingTask) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *WorkingTask) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	if x.missing[0]&uint64(0x20) == 0 {
+		fp := p.Member("ttlMs")
+		x.TTLMs.encodable(c, &fp)
+	}
 }
 
 // DecodeJSON reads a WorkingTask object.
@@ -7351,6 +8790,28 @@ func (x *WorkingTask) UnmarshalJSON(data []byte) error {
 	return wireimpl.Decode(data, x)
 }
 
+// Encodable reports what EncodeJSON cannot write as x means: a union (x or one
+// inside it) holding no member where a value is needed, or several. It returns a
+// *wire.EncodeError naming each, or nil. MarshalJSON and Marshal call it first.
+func (x *WorkingTaskTtlMs) Encodable() error {
+	var c wireimpl.Checker
+	x.encodable(&c, nil)
+	return c.EncodeErr()
+}
+
+func (x *WorkingTaskTtlMs) encodable(c *wireimpl.Checker, p *wireimpl.Path) {
+	n := 0
+	if x.Integer.Set {
+		n++
+	}
+	if x.Null {
+		n++
+	}
+	if n != 1 {
+		c.Union(p, "mcptasks.WorkingTaskTtlMs", n, "Integer, Null")
+	}
+}
+
 // DecodeJSON reads whichever member of WorkingTaskTtlMs the value is.
 func (x *WorkingTaskTtlMs) DecodeJSON(d *wireimpl.Decoder) error {
 	*x = WorkingTaskTtlMs{}
@@ -7410,7 +8871,8 @@ func (x *WorkingTaskTtlMs) decodeFirst(d *wireimpl.Decoder, mask, others uint64)
 	return x.decodeVariant(d, first)
 }
 
-// EncodeJSON writes the member that is set (null when none is).
+// EncodeJSON writes the member that is set: null when none is, the first when
+// several are (Encodable reports both; MarshalJSON and Marshal refuse them).
 func (x *WorkingTaskTtlMs) EncodeJSON(e *jx.Encoder) {
 	switch {
 	case x.Integer.Set:

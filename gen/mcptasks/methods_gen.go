@@ -11,7 +11,7 @@ import (
 // runtime differs from the one in use (the message names both versions):
 // regenerate it with the mcpgen of the runtime you build with.
 var _ interface {
-	SupportsGeneratedCode2()
+	SupportsGeneratedCode3()
 } = wireimpl.Runtime
 
 // The methods of this revision.

@@ -50,7 +50,7 @@ JSONValue /$defs/JSONValue verbatim e13212bcabc285fbb37bfbb8ebfe452e
 LegacyTitledEnumSchema /$defs/LegacyTitledEnumSchema struct f36dcc2a24c253853aaab1ec94fc1f12
 ListRootsRequest /$defs/ListRootsRequest struct 74694801da213bd5dbc1ab36d3fc9223
 ListRootsResult /$defs/ListRootsResult struct 1049f5ed2a031a1cb09a4448bf1d779d
-MetaObject /$defs/MetaObject verbatim a2c799262a3ce3c19ef5cdd983bf3d12
+MetaObject /$defs/MetaObject struct a2c799262a3ce3c19ef5cdd983bf3d12
 ModelHint /$defs/ModelHint struct 2b7196d853bac7cea83330be9c207384
 ModelPreferences /$defs/ModelPreferences struct 908163b6900667ea6a095ed1946c0e74
 NotificationMetaObject /$defs/NotificationMetaObject struct 3a96893c93a8c1b0c5922d1ed64e28a6

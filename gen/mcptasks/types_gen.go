@@ -72,7 +72,8 @@ type CompletedTask struct {
 	LastUpdatedAt  string
 	TTLMs          CompletedTaskTtlMs
 	PollIntervalMs wire.Opt[int64]
-	Result         wire.Raw
+	// Required: nil is written as {}.
+	Result wire.Raw
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -174,7 +175,8 @@ type DetailedTaskVariant2 struct {
 	LastUpdatedAt  string
 	TTLMs          DetailedTaskVariant2TtlMs
 	PollIntervalMs wire.Opt[int64]
-	Result         wire.Raw
+	// Required: nil is written as {}.
+	Result wire.Raw
 	// Extra holds members the schema does not declare, verbatim and in the
 	// order they arrived; they are written back after the declared members.
 	Extra wire.Members
@@ -346,7 +348,8 @@ type GetTaskResultVariant2 struct {
 	LastUpdatedAt  string
 	TTLMs          GetTaskResultVariant2TtlMs
 	PollIntervalMs wire.Opt[int64]
-	Result         wire.Raw
+	// Required: nil is written as {}.
+	Result wire.Raw
 	// Optional: nil means absent.
 	Meta *ResultMetaObject
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -524,7 +527,8 @@ type TaskStatusNotificationParamsVariant2 struct {
 	LastUpdatedAt  string
 	TTLMs          TaskStatusNotificationParamsVariant2TtlMs
 	PollIntervalMs wire.Opt[int64]
-	Result         wire.Raw
+	// Required: nil is written as {}.
+	Result wire.Raw
 	// Optional: nil means absent.
 	Meta *NotificationMetaObject
 	// Extra holds members the schema does not declare, verbatim and in the
@@ -670,7 +674,8 @@ type TaskStatusNotificationParams2Variant2 struct {
 	LastUpdatedAt  string
 	TTLMs          TaskStatusNotificationParams2Variant2TtlMs
 	PollIntervalMs wire.Opt[int64]
-	Result         wire.Raw
+	// Required: nil is written as {}.
+	Result wire.Raw
 	// Optional: nil means absent.
 	Meta *NotificationMetaObject
 	// Extra holds members the schema does not declare, verbatim and in the

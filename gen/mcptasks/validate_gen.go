@@ -2,7 +2,10 @@
 
 package mcptasks
 
-import "github.com/mcpgen/mcpgen/runtime/wireimpl"
+import (
+	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
+)
 
 // Validate checks x against the schema and lists every violation.
 func (x *CancelTaskRequest) Validate() error {
@@ -23,6 +26,10 @@ func (x *CancelTaskRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -112,7 +119,7 @@ func (x *CancelledTaskTtlMs) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.CancelledTaskTtlMs", n, "Integer, Null")
 	}
 }
 
@@ -151,6 +158,10 @@ func (x *CompletedTask) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		c.MinimumInt(&fp, x.PollIntervalMs.Value, -9007199254740991)
 		c.MaximumInt(&fp, x.PollIntervalMs.Value, 9007199254740991)
 	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("result")
+		c.RawKind(&fp, x.Result, wire.KindObject)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -171,7 +182,7 @@ func (x *CompletedTaskTtlMs) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.CompletedTaskTtlMs", n, "Integer, Null")
 	}
 }
 
@@ -238,7 +249,7 @@ func (x *CreateTaskResultTtlMs) validate(c *wireimpl.Checker, p *wireimpl.Path) 
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.CreateTaskResultTtlMs", n, "Integer, Null")
 	}
 }
 
@@ -272,7 +283,7 @@ func (x *DetailedTask) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.DetailedTaskVariant4.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of DetailedTaskVariant0, DetailedTaskVariant1, DetailedTaskVariant2, DetailedTaskVariant3, DetailedTaskVariant4")
+		c.Union(p, "mcptasks.DetailedTask", n, "DetailedTaskVariant0, DetailedTaskVariant1, DetailedTaskVariant2, DetailedTaskVariant3, DetailedTaskVariant4")
 	}
 }
 
@@ -328,7 +339,7 @@ func (x *DetailedTaskVariant0TtlMs) validate(c *wireimpl.Checker, p *wireimpl.Pa
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.DetailedTaskVariant0TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -391,7 +402,7 @@ func (x *DetailedTaskVariant1TtlMs) validate(c *wireimpl.Checker, p *wireimpl.Pa
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.DetailedTaskVariant1TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -430,6 +441,10 @@ func (x *DetailedTaskVariant2) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		c.MinimumInt(&fp, x.PollIntervalMs.Value, -9007199254740991)
 		c.MaximumInt(&fp, x.PollIntervalMs.Value, 9007199254740991)
 	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("result")
+		c.RawKind(&fp, x.Result, wire.KindObject)
+	}
 }
 
 // Validate checks x against the schema and lists every violation.
@@ -450,7 +465,7 @@ func (x *DetailedTaskVariant2TtlMs) validate(c *wireimpl.Checker, p *wireimpl.Pa
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.DetailedTaskVariant2TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -513,7 +528,7 @@ func (x *DetailedTaskVariant3TtlMs) validate(c *wireimpl.Checker, p *wireimpl.Pa
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.DetailedTaskVariant3TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -569,7 +584,7 @@ func (x *DetailedTaskVariant4TtlMs) validate(c *wireimpl.Checker, p *wireimpl.Pa
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.DetailedTaskVariant4TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -632,7 +647,7 @@ func (x *FailedTaskTtlMs) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.FailedTaskTtlMs", n, "Integer, Null")
 	}
 }
 
@@ -655,6 +670,10 @@ func (x *GetTaskRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -705,7 +724,7 @@ func (x *GetTaskResult) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		x.GetTaskResultVariant4.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of GetTaskResultVariant0, GetTaskResultVariant1, GetTaskResultVariant2, GetTaskResultVariant3, GetTaskResultVariant4")
+		c.Union(p, "mcptasks.GetTaskResult", n, "GetTaskResultVariant0, GetTaskResultVariant1, GetTaskResultVariant2, GetTaskResultVariant3, GetTaskResultVariant4")
 	}
 }
 
@@ -768,7 +787,7 @@ func (x *GetTaskResultVariant0TtlMs) validate(c *wireimpl.Checker, p *wireimpl.P
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.GetTaskResultVariant0TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -838,7 +857,7 @@ func (x *GetTaskResultVariant1TtlMs) validate(c *wireimpl.Checker, p *wireimpl.P
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.GetTaskResultVariant1TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -880,6 +899,10 @@ func (x *GetTaskResultVariant2) validate(c *wireimpl.Checker, p *wireimpl.Path) 
 		c.MinimumInt(&fp, x.PollIntervalMs.Value, -9007199254740991)
 		c.MaximumInt(&fp, x.PollIntervalMs.Value, 9007199254740991)
 	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("result")
+		c.RawKind(&fp, x.Result, wire.KindObject)
+	}
 	if x.Meta != nil {
 		fp := p.Member("_meta")
 		c.Sub(&fp, x.Meta.Validate())
@@ -904,7 +927,7 @@ func (x *GetTaskResultVariant2TtlMs) validate(c *wireimpl.Checker, p *wireimpl.P
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.GetTaskResultVariant2TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -974,7 +997,7 @@ func (x *GetTaskResultVariant3TtlMs) validate(c *wireimpl.Checker, p *wireimpl.P
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.GetTaskResultVariant3TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -1037,7 +1060,7 @@ func (x *GetTaskResultVariant4TtlMs) validate(c *wireimpl.Checker, p *wireimpl.P
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.GetTaskResultVariant4TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -1100,7 +1123,7 @@ func (x *InputRequiredTaskTtlMs) validate(c *wireimpl.Checker, p *wireimpl.Path)
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.InputRequiredTaskTtlMs", n, "Integer, Null")
 	}
 }
 
@@ -1160,7 +1183,7 @@ func (x *TaskTtlMs) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.TaskTtlMs", n, "Integer, Null")
 	}
 }
 
@@ -1194,7 +1217,7 @@ func (x *TaskStatusNotificationParams) validate(c *wireimpl.Checker, p *wireimpl
 		x.TaskStatusNotificationParamsVariant4.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of TaskStatusNotificationParamsVariant0, TaskStatusNotificationParamsVariant1, TaskStatusNotificationParamsVariant2, TaskStatusNotificationParamsVariant3, TaskStatusNotificationParamsVariant4")
+		c.Union(p, "mcptasks.TaskStatusNotificationParams", n, "TaskStatusNotificationParamsVariant0, TaskStatusNotificationParamsVariant1, TaskStatusNotificationParamsVariant2, TaskStatusNotificationParamsVariant3, TaskStatusNotificationParamsVariant4")
 	}
 }
 
@@ -1254,7 +1277,7 @@ func (x *TaskStatusNotificationParamsVariant0TtlMs) validate(c *wireimpl.Checker
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.TaskStatusNotificationParamsVariant0TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -1321,7 +1344,7 @@ func (x *TaskStatusNotificationParamsVariant1TtlMs) validate(c *wireimpl.Checker
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.TaskStatusNotificationParamsVariant1TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -1360,6 +1383,10 @@ func (x *TaskStatusNotificationParamsVariant2) validate(c *wireimpl.Checker, p *
 		c.MinimumInt(&fp, x.PollIntervalMs.Value, -9007199254740991)
 		c.MaximumInt(&fp, x.PollIntervalMs.Value, 9007199254740991)
 	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("result")
+		c.RawKind(&fp, x.Result, wire.KindObject)
+	}
 	if x.Meta != nil {
 		fp := p.Member("_meta")
 		c.Sub(&fp, x.Meta.Validate())
@@ -1384,7 +1411,7 @@ func (x *TaskStatusNotificationParamsVariant2TtlMs) validate(c *wireimpl.Checker
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.TaskStatusNotificationParamsVariant2TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -1451,7 +1478,7 @@ func (x *TaskStatusNotificationParamsVariant3TtlMs) validate(c *wireimpl.Checker
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.TaskStatusNotificationParamsVariant3TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -1511,7 +1538,7 @@ func (x *TaskStatusNotificationParamsVariant4TtlMs) validate(c *wireimpl.Checker
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.TaskStatusNotificationParamsVariant4TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -1568,7 +1595,7 @@ func (x *TaskStatusNotificationParams2) validate(c *wireimpl.Checker, p *wireimp
 		x.TaskStatusNotificationParams2Variant4.validate(c, p)
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of TaskStatusNotificationParams2Variant0, TaskStatusNotificationParams2Variant1, TaskStatusNotificationParams2Variant2, TaskStatusNotificationParams2Variant3, TaskStatusNotificationParams2Variant4")
+		c.Union(p, "mcptasks.TaskStatusNotificationParams2", n, "TaskStatusNotificationParams2Variant0, TaskStatusNotificationParams2Variant1, TaskStatusNotificationParams2Variant2, TaskStatusNotificationParams2Variant3, TaskStatusNotificationParams2Variant4")
 	}
 }
 
@@ -1628,7 +1655,7 @@ func (x *TaskStatusNotificationParams2Variant0TtlMs) validate(c *wireimpl.Checke
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.TaskStatusNotificationParams2Variant0TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -1695,7 +1722,7 @@ func (x *TaskStatusNotificationParams2Variant1TtlMs) validate(c *wireimpl.Checke
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.TaskStatusNotificationParams2Variant1TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -1734,6 +1761,10 @@ func (x *TaskStatusNotificationParams2Variant2) validate(c *wireimpl.Checker, p 
 		c.MinimumInt(&fp, x.PollIntervalMs.Value, -9007199254740991)
 		c.MaximumInt(&fp, x.PollIntervalMs.Value, 9007199254740991)
 	}
+	if x.missing[0]&uint64(0x80) == 0 {
+		fp := p.Member("result")
+		c.RawKind(&fp, x.Result, wire.KindObject)
+	}
 	if x.Meta != nil {
 		fp := p.Member("_meta")
 		c.Sub(&fp, x.Meta.Validate())
@@ -1758,7 +1789,7 @@ func (x *TaskStatusNotificationParams2Variant2TtlMs) validate(c *wireimpl.Checke
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.TaskStatusNotificationParams2Variant2TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -1825,7 +1856,7 @@ func (x *TaskStatusNotificationParams2Variant3TtlMs) validate(c *wireimpl.Checke
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.TaskStatusNotificationParams2Variant3TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -1885,7 +1916,7 @@ func (x *TaskStatusNotificationParams2Variant4TtlMs) validate(c *wireimpl.Checke
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.TaskStatusNotificationParams2Variant4TtlMs", n, "Integer, Null")
 	}
 }
 
@@ -1950,6 +1981,10 @@ func (x *UpdateTaskRequest) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 	}
 	if x.missing[0]&uint64(0x8) != 0 {
 		c.Missing(p, "params")
+	}
+	if x.missing[0]&uint64(0x1) == 0 {
+		fp := p.Member("id")
+		c.ID(&fp, x.ID)
 	}
 	if x.missing[0]&uint64(0x8) == 0 {
 		fp := p.Member("params")
@@ -2046,6 +2081,6 @@ func (x *WorkingTaskTtlMs) validate(c *wireimpl.Checker, p *wireimpl.Path) {
 		n++
 	}
 	if n != 1 {
-		c.Add(p, "must hold exactly one of Integer, Null")
+		c.Union(p, "mcptasks.WorkingTaskTtlMs", n, "Integer, Null")
 	}
 }

@@ -82,3 +82,26 @@ func (e *ValidationError) Error() string {
 	}
 	return b.String()
 }
+
+// EncodeError reports a value that EncodeJSON cannot write as what it
+// means: a union (a sum type, which holds exactly one member) with no
+// member set where a value is needed, or with several members set. Each
+// violation names the union's type and where it is. MarshalJSON and the
+// generated packages' Marshal return it instead of output; the generated
+// Encodable method reports it alone, and Validate reports it among every
+// other violation.
+type EncodeError struct {
+	Violations []Violation
+}
+
+func (e *EncodeError) Error() string {
+	var b strings.Builder
+	b.WriteString("cannot encode: ")
+	for i, v := range e.Violations {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(v.String())
+	}
+	return b.String()
+}

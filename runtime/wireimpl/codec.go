@@ -18,8 +18,21 @@ type EncodeJSONer interface {
 
 var encoderPool = sync.Pool{New: func() any { return new(jx.Encoder) }}
 
-// Marshal encodes v into a new byte slice.
+// Encodabler is implemented by every generated type: Encodable reports a
+// union inside the value that EncodeJSON cannot write as what it means
+// (*wire.EncodeError).
+type Encodabler interface {
+	Encodable() error
+}
+
+// Marshal encodes v into a new byte slice. When v has an Encodable method
+// (every generated type has), a value it reports is an error, not output.
 func Marshal(v EncodeJSONer) ([]byte, error) {
+	if c, ok := v.(Encodabler); ok {
+		if err := c.Encodable(); err != nil {
+			return nil, err
+		}
+	}
 	e := encoderPool.Get().(*jx.Encoder)
 	e.Reset()
 	v.EncodeJSON(e)
@@ -279,6 +292,10 @@ func (v *IDValue) EncodeJSON(e *jx.Encoder) { v.ID.EncodeJSON(e) }
 
 // Validate reports an unset id.
 func (v *IDValue) Validate() error { return v.ID.Validate() }
+
+// Encodable reports nothing: an id holds no union (an unset one is written
+// as null, which Validate reports).
+func (v *IDValue) Encodable() error { return nil }
 
 // MarshalJSON implements json.Marshaler.
 func (v IDValue) MarshalJSON() ([]byte, error) { return v.ID.MarshalJSON() }

@@ -1,6 +1,7 @@
 package wireimpl
 
 import (
+	"math"
 	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/wire"
@@ -59,6 +60,52 @@ func (c *Checker) Err() error {
 // Add records a violation at p.
 func (c *Checker) Add(p *Path, msg string) {
 	c.violations = append(c.violations, wire.Violation{Path: p.String(), Message: msg})
+}
+
+// EncodeErr returns a *wire.EncodeError when violations were recorded (by
+// the generated encodable methods, which record only unions), else nil.
+func (c *Checker) EncodeErr() error {
+	if len(c.violations) == 0 {
+		return nil
+	}
+	return &wire.EncodeError{Violations: c.violations}
+}
+
+// Union records a union (typ, "mcp.ContentBlock") holding n members
+// instead of one; members lists them all ("TextContent, ImageContent").
+func (c *Checker) Union(p *Path, typ string, n int, members string) {
+	held := "none"
+	if n > 1 {
+		held = strconv.Itoa(n)
+	}
+	c.Add(p, typ+" must hold exactly one of "+members+"; it holds "+held)
+}
+
+// Finite records a NaN or an infinity, which JSON cannot hold (the encoder
+// would write null).
+func (c *Checker) Finite(p *Path, v float64) {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		c.Add(p, "must be a finite number (JSON has no NaN or infinity)")
+	}
+}
+
+// ID records an unset request id where one is required (the encoder
+// would write null, which is no id).
+func (c *Checker) ID(p *Path, id wire.ID) {
+	if id.IsZero() {
+		c.Add(p, "must be set: a request id is a string or an integer")
+	}
+}
+
+// RawKind records a verbatim value of another JSON kind than want, as a
+// value set in Go may be (decoding checks the kind already); nil is
+// absent and passes.
+func (c *Checker) RawKind(p *Path, r wire.Raw, want wire.Kind) {
+	if r != nil {
+		if got := r.Kind(); got != want {
+			c.Add(p, "expected "+want.String()+", got "+got.String())
+		}
+	}
 }
 
 // Missing records that the required member key is absent under p.
@@ -142,7 +189,10 @@ func (c *Checker) MultipleOfInt(p *Path, v int64, m Decimal) {
 // Length checks a count (string length in characters, items, properties)
 // against optional bounds; a negative bound is absent.
 func (c *Checker) Length(p *Path, what string, n, min, max int) {
-	if min >= 0 && n < min {
+	switch {
+	case min == 1 && n == 0 && what == "characters":
+		c.Add(p, "must not be empty")
+	case min >= 0 && n < min:
 		c.Add(p, "must have at least "+strconv.Itoa(min)+" "+what)
 	}
 	if max >= 0 && n > max {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-faster/jx"
+
 	"github.com/mcpgen/mcpgen/runtime/wire"
 	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
@@ -129,23 +131,50 @@ func TestOptionalDiscriminator(t *testing.T) {
 	}
 }
 
-// A union built in Go encodes its one member; an empty union is null and
-// fails Validate.
+// A union built in Go encodes its one member. An empty union, or one with
+// two members set, fails Validate, Encodable and MarshalJSON with an error
+// naming the type; EncodeJSON, which cannot fail, writes null or the first.
 func TestUnionInGo(t *testing.T) {
 	c := Content{TextContent: &TextContent{Text: "hi"}}
-	out, _ := wireimpl.Marshal(&c)
-	if string(out) != `{"type":"text","text":"hi"}` {
-		t.Fatalf("got %s", out)
+	out, err := wireimpl.Marshal(&c)
+	if string(out) != `{"type":"text","text":"hi"}` || err != nil || c.Encodable() != nil {
+		t.Fatalf("got %s, %v", out, err)
 	}
 	var empty Content
-	if out, _ := wireimpl.Marshal(&empty); string(out) != "null" || !empty.IsZero() {
-		t.Fatalf("empty union: %s", out)
-	}
-	if empty.Validate() == nil {
-		t.Fatal("an empty union must not validate")
-	}
 	both := Content{TextContent: &TextContent{Text: "a"}, ImageContent: &ImageContent{Data: "aGk=", MIMEType: "a/b"}}
-	if both.Validate() == nil {
-		t.Fatal("a union with two members set must not validate")
+	for _, tc := range []struct {
+		name string
+		v    Content
+		want string
+		enc  string
+	}{
+		{"empty", empty, "constunion.Content must hold exactly one of TextContent, ImageContent; it holds none", "null"},
+		{"both", both, "constunion.Content must hold exactly one of TextContent, ImageContent; it holds 2", `{"type":"text","text":"a"}`},
+	} {
+		var ee *wire.EncodeError
+		if out, err := tc.v.MarshalJSON(); out != nil || !errors.As(err, &ee) || err.Error() != "cannot encode: "+tc.want {
+			t.Errorf("%s: MarshalJSON = %s, %v", tc.name, out, err)
+		}
+		if out, err := json.Marshal([]Content{tc.v}); out != nil || !errors.As(err, &ee) || ee.Violations[0].String() != tc.want {
+			t.Errorf("%s: json.Marshal = %s, %v", tc.name, out, err)
+		}
+		if err := tc.v.Encodable(); !errors.As(err, &ee) {
+			t.Errorf("%s: Encodable = %v", tc.name, err)
+		}
+		var ve *wire.ValidationError
+		if err := tc.v.Validate(); !errors.As(err, &ve) || ve.Violations[0].Message != tc.want {
+			t.Errorf("%s: Validate = %v", tc.name, err)
+		}
+		var e jx.Encoder
+		tc.v.EncodeJSON(&e)
+		if string(e.Bytes()) != tc.enc {
+			t.Errorf("%s: EncodeJSON wrote %s", tc.name, e.Bytes())
+		}
+	}
+	// Inside a struct: a required union must hold a member, and the path
+	// names where it is.
+	var doc Document
+	if err := doc.Encodable(); err == nil || err.Error() != "cannot encode: content: constunion.Content must hold exactly one of TextContent, ImageContent; it holds none" {
+		t.Errorf("Document{}: %v", err)
 	}
 }

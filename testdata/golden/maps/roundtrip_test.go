@@ -100,9 +100,18 @@ func TestFreeFormVerbatim(t *testing.T) {
 	if out, _ := wireimpl.Marshal(&m); string(out) != `{"labels":{}}` {
 		t.Fatalf("got %s", out)
 	}
-	// Built in Go, a nil required object is written as {}.
-	if out, _ := wireimpl.Marshal(&Settings{}); string(out) != `{"labels":{},"inputSchema":{}}` {
-		t.Fatalf("got %s", out)
+	// Built in Go, a nil required object is written as the smallest object
+	// its schema admits: {"type":"object"} for one that requires a constant
+	// member (a tool's inputSchema), {} for one that requires nothing; so
+	// the zero value validates, and what it encodes decodes and validates.
+	zero := Settings{}
+	out, err := wireimpl.Marshal(&zero)
+	if string(out) != `{"labels":{},"inputSchema":{"type":"object"}}` || err != nil || zero.Validate() != nil {
+		t.Fatalf("got %s, %v, Validate %v", out, err, zero.Validate())
+	}
+	var back Settings
+	if err := wireimpl.Decode(out, &back); err != nil || back.Validate() != nil {
+		t.Fatalf("decoding %s: %v, Validate %v", out, err, back.Validate())
 	}
 }
 
@@ -123,5 +132,28 @@ func TestFreeFormDefinitions(t *testing.T) {
 	var de *wire.DecodeError
 	if err := wireimpl.Decode([]byte(`{"labels":{},"inputSchema":{"type":"object"},"free":"x"}`), &s); !errors.As(err, &de) || de.JSONPath() != "free" {
 		t.Fatalf("free: \"x\": %v", err)
+	}
+}
+
+// A _meta member is a struct wherever it appears, held by pointer when
+// optional: MetaObject (a definition declaring no key) and an inline _meta
+// schema alike keep every key in Extra, values verbatim.
+func TestMetaIsAStruct(t *testing.T) {
+	var s Settings
+	in := `{"labels":{},"inputSchema":{"type":"object"},"_meta":{"com.example/a":{"b": 1},"c":"d"},"limits":{"x":{"max":1,"_meta":{"e":[ ]}}}}`
+	if err := wireimpl.Decode([]byte(in), &s); err != nil {
+		t.Fatal(err)
+	}
+	var _ *MetaObject = s.Meta
+	var _ *Meta = s.Limits["x"].Meta
+	if v, ok := s.Meta.Extra.Get("com.example/a"); !ok || string(v) != `{"b": 1}` {
+		t.Fatalf("com.example/a = %s, %v", v, ok)
+	}
+	if v, ok := s.Limits["x"].Meta.Extra.Get("e"); !ok || string(v) != `[ ]` {
+		t.Fatalf("e = %s, %v", v, ok)
+	}
+	out, err := wireimpl.Marshal(&s)
+	if err != nil || string(out) != `{"labels":{},"limits":{"x":{"max":1,"_meta":{"e":[ ]}}},"_meta":{"com.example/a":{"b": 1},"c":"d"},"inputSchema":{"type":"object"}}` {
+		t.Fatalf("got %s, %v", out, err)
 	}
 }

@@ -59,7 +59,7 @@ func TestReferenceToCoreRoundTrip(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`{"id":"1","state":"done","error":{"code":1}}`, `error.message: required member is missing`},
 		{`{"id":"1","state":"done","error":{"code":40000,"message":"m"}}`, `error.code: must be <= 32767`},
-		{`{"id":"1","state":"done","inputs":[{"name":"a","kind":"file"},{"name":"","kind":"file"}]}`, `inputs[1].name: must have at least 1 characters`},
+		{`{"id":"1","state":"done","inputs":[{"name":"a","kind":"file"},{"name":"","kind":"file"}]}`, `inputs[1].name: must not be empty`},
 		{`{"id":"1","state":"done","byName":{"a b":{"name":"x","kind":"disk"}}}`, `byName["a b"].kind: "disk" is not one of "file", "folder"`},
 		{`{"id":"1","state":"done","kind":"disk"}`, `kind: "disk" is not one of "file", "folder"`},
 		{`{"id":"1","state":"paused"}`, `state: "paused" is not one of "running", "done"`},

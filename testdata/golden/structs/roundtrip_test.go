@@ -133,7 +133,7 @@ func TestValidate(t *testing.T) {
 	want := []string{
 		"kind: required member is missing",
 		"ttlMs: must be >= 0",
-		"title: must have at least 1 characters",
+		"title: must not be empty",
 		"priority: must be <= 1",
 		"tags: must have at most 3 items",
 		"author.name: required member is missing",

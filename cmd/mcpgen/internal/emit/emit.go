@@ -5,6 +5,7 @@ package emit
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -233,3 +234,31 @@ func checkedName(f *plan.Field) string { return "checked" + f.Go }
 // rawMembersVar names the package-level list of a checkedRaw field's
 // declared members.
 func rawMembersVar(t *plan.Type, f *plan.Field) string { return "rawMembers" + t.Name + f.Go }
+
+// minimalObject is the smallest JSON object a verbatim object with
+// declared members admits, written for a nil required member: its
+// required members with their constants, in declaration order
+// ({"type":"object"} for Tool.inputSchema), or {} when none is required.
+// ok is false when a required member has no constant: no value can be
+// written for nil, and Validate reports a nil value instead.
+func minimalObject(members []plan.RawMember) (lit string, ok bool) {
+	var b strings.Builder
+	b.WriteByte('{')
+	for _, m := range members {
+		if !m.Required {
+			continue
+		}
+		if m.Const == nil {
+			return "", false
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		name, _ := json.Marshal(m.Name)
+		b.Write(name)
+		b.WriteByte(':')
+		b.Write(m.Const)
+	}
+	b.WriteByte('}')
+	return b.String(), true
+}

@@ -22,7 +22,11 @@ func factsFile(f *jen.File, pkg *plan.Package) {
 	if len(pkg.ResultTypes) > 0 {
 		var cs []jen.Code
 		for _, r := range pkg.ResultTypes {
-			cs = append(cs, jen.Commentf("%s is the resultType %q.", r.Const, r.Value), jen.Id(r.Const).Op("=").Lit(r.Value))
+			c := jen.Id(r.Const)
+			if pkg.ResultTypeType != nil {
+				c = c.Id(pkg.ResultTypeType.Name)
+			}
+			cs = append(cs, jen.Commentf("%s is the resultType %q.", r.Const, r.Value), c.Op("=").Lit(r.Value))
 		}
 		f.Comment("The values of resultType (a result without one is complete).")
 		f.Const().Defs(cs...)
@@ -177,6 +181,9 @@ func metaAccessor(f *jen.File, t *plan.Type) {
 			return
 		}
 		name := strings.TrimSuffix(u.Type.Name, "Object")
+		if name == "Meta" { // MetaObject: the field itself is the accessor
+			return
+		}
 		var ret jen.Code = jen.Op("&").Id("x").Dot(fl.Go)
 		if fl.Repr == plan.Pointer {
 			ret = jen.Id("x").Dot(fl.Go)

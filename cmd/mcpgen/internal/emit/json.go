@@ -14,10 +14,13 @@ import (
 // every named type. Decoders read through wireimpl.Decoder (jx underneath),
 // encoders write to a jx.Encoder; nothing uses reflection.
 func jsonFile(f *jen.File, pkg *plan.Package) {
+	entryPoints(f, pkg)
+	en := &encodables{pkg: pkg.Name, reach: unionReach(pkg.Types)}
 	for _, t := range pkg.Types {
 		if t.Reused != nil {
 			continue // its package has its codec
 		}
+		en.methods(f, t)
 		switch t.Kind {
 		case plan.Struct:
 			structDecoder(f, t)
@@ -38,6 +41,31 @@ func jsonFile(f *jen.File, pkg *plan.Package) {
 }
 
 func recv(t *plan.Type) *jen.Statement { return jen.Id("x").Op("*").Id(t.Name) }
+
+// entryPoints writes the package-level Marshal and Unmarshal.
+func entryPoints(f *jen.File, pkg *plan.Package) {
+	f.Comment("Marshal encodes v, a pointer to a value of any type of this package, as JSON.")
+	f.Comment("It is the fast path: json.Marshal(v) calls v.MarshalJSON too, then scans and")
+	f.Comment("copies its output again (several times slower on a large result); Marshal")
+	f.Comment("returns the generated encoder's output as it is. Like MarshalJSON, it refuses a")
+	f.Comment("value Encodable reports (a union holding no member or several). It does not")
+	f.Comment("validate: call v.Validate() for the schema's other rules.")
+	f.Func().Id("Marshal").Params(jen.Id("v").Add(iq("EncodeJSONer"))).Params(jen.Index().Byte(), jen.Error()).Block(
+		jen.Return(iq("Marshal").Call(jen.Id("v"))),
+	)
+	f.Line()
+	f.Comment("Unmarshal decodes data into v, a pointer to a value of any type of this package.")
+	f.Comment("It is the fast path: json.Unmarshal(data, v) scans data before calling")
+	f.Comment("v.UnmarshalJSON (several times slower on a large result); Unmarshal runs the")
+	f.Comment("generated decoder alone. Decoding is case-sensitive and rejects duplicate")
+	f.Comment("members, invalid UTF-8, trailing data and nesting deeper than wireimpl.MaxDepth;")
+	f.Comment("data is copied, so the caller may reuse it. It does not validate: call")
+	f.Comment("v.Validate() for the schema's rules (required members, bounds, formats).")
+	f.Func().Id("Unmarshal").Params(jen.Id("data").Index().Byte(), jen.Id("v").Add(iq("DecodeJSONer"))).Error().Block(
+		jen.Return(iq("Decode").Call(jen.Id("data"), jen.Id("v"))),
+	)
+	f.Line()
+}
 
 func marshalers(f *jen.File, t *plan.Type) {
 	f.Comment("MarshalJSON implements json.Marshaler.")
@@ -290,7 +318,11 @@ func encodeValue(v *plan.Value, x *jen.Statement, required bool) jen.Code {
 	case plan.Raw:
 		switch {
 		case required && u.RawKind == wire.KindObject:
-			return iq("EncodeRawOr").Call(e, x, jen.Lit("{}"))
+			lit, ok := minimalObject(u.Members)
+			if !ok {
+				lit = "{}" // Validate reports the nil value
+			}
+			return iq("EncodeRawOr").Call(e, x, jen.Lit(lit))
 		case required && u.RawKind == wire.KindArray:
 			return iq("EncodeRawOr").Call(e, x, jen.Lit("[]"))
 		}
@@ -499,7 +531,8 @@ func unionCodec(f *jen.File, t *plan.Type) {
 		enc = append(enc, jen.Case(isSet(jen.Id("x"), v)).Block(w))
 	}
 	enc = append(enc, jen.Default().Block(jen.Id("e").Dot("Null").Call()))
-	f.Comment("EncodeJSON writes the member that is set (null when none is).")
+	f.Comment("EncodeJSON writes the member that is set: null when none is, the first when")
+	f.Comment("several are (Encodable reports both; MarshalJSON and Marshal refuse them).")
 	f.Func().Params(recv(t)).Id("EncodeJSON").Params(jen.Id("e").Op("*").Add(jxq("Encoder"))).Block(jen.Switch().Block(enc...))
 	f.Line()
 	var conds []jen.Code

@@ -114,8 +114,16 @@ func structFields(t *plan.Type) []jen.Code {
 func presenceNote(f *plan.Field) string {
 	if f.Required {
 		u := plan.Underlying(f.Value)
-		if u.Kind == plan.List {
+		switch {
+		case u.Kind == plan.List:
 			return "Required: a nil slice is written as []."
+		case u.Kind == plan.Raw && u.RawKind == wire.KindObject:
+			if lit, ok := minimalObject(u.Members); ok {
+				return "Required: nil is written as " + lit + "."
+			}
+			return "Required: nil has no encoding; Validate reports it."
+		case u.Kind == plan.Raw && u.RawKind == wire.KindArray:
+			return "Required: nil is written as []."
 		}
 		return ""
 	}

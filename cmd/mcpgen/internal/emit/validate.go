@@ -10,13 +10,14 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/plan"
+	"github.com/mcpgen/mcpgen/runtime/wire"
 )
 
 // validateFile writes Validate (exported) and validate (path-aware) for
 // every named type. A validator records every violation with its path and
 // allocates nothing when the value is valid.
 func validateFile(f *jen.File, pkg *plan.Package) {
-	v := &validators{needs: needsValidation(pkg.Types), f: f}
+	v := &validators{needs: needsValidation(pkg.Types), f: f, pkg: pkg.Name}
 	for _, t := range pkg.Types {
 		if t.Kind == plan.Alias || t.Reused != nil {
 			continue
@@ -96,12 +97,15 @@ func needsValidation(types []*plan.Type) map[*plan.Type]bool {
 		}
 		u := plan.Underlying(v)
 		switch u.Kind {
+		case plan.Float, plan.ID: // NaN and infinities (Checker.Finite), unset ids (Checker.ID)
+			return true
 		case plan.Named:
 			return needs[u.Type]
 		case plan.List, plan.Dict:
 			return !u.Checks.Empty() || valueNeeds(u.Elem)
 		case plan.Raw:
-			return len(u.Members) > 0 || u.ValuesKind != 0
+			// RawKind: a value of another kind set in Go (Checker.RawKind).
+			return len(u.Members) > 0 || u.ValuesKind != 0 || u.RawKind != wire.KindInvalid
 		}
 		return !u.Checks.Empty()
 	}
@@ -135,6 +139,7 @@ func needsValidation(types []*plan.Type) map[*plan.Type]bool {
 }
 
 type validators struct {
+	pkg      string // package name, to name union types in messages
 	needs    map[*plan.Type]bool
 	f        *jen.File
 	patterns int
@@ -147,6 +152,12 @@ func (v *validators) valueNeeds(val *plan.Value) bool {
 	}
 	u := plan.Underlying(val)
 	switch u.Kind {
+	case plan.Float, plan.ID:
+		return true
+	case plan.Raw:
+		if u.RawKind != wire.KindInvalid {
+			return true
+		}
 	case plan.Named:
 		return v.needs[u.Type]
 	case plan.List, plan.Dict:
@@ -185,6 +196,12 @@ func (v *validators) structBody(t *plan.Type) []jen.Code {
 			check := jen.If(jen.Op("!").Add(iq("Same")).Call(cl(tgt), jen.Id("x").Dot(checkedName(fl)))).Block(
 				fp, jen.Id("c").Dot("RawMembers").Call(jen.Op("&").Id("fp"), cl(tgt), jen.Id(name)),
 			)
+			if _, ok := minimalObject(plan.Underlying(fl.Value).Members); fl.Required && !ok {
+				// nil has no encoding that holds the required members.
+				check = jen.If(cl(tgt).Op("==").Nil()).Block(
+					fp, jen.Id("c").Dot("Add").Call(jen.Op("&").Id("fp"), jen.Lit("must be set: nil cannot be written as an object holding the required members")),
+				).Else().Add(check)
+			}
 			if fl.Required {
 				body = append(body, jen.If(notMissing(fl)).Block(check))
 			} else {
@@ -237,7 +254,7 @@ func (v *validators) unionBody(t *plan.Type) []jen.Code {
 		body = append(body, jen.If(isSet(jen.Id("x"), vr)).Block(inner...))
 	}
 	body = append(body, jen.If(jen.Id("n").Op("!=").Lit(1)).Block(
-		jen.Id("c").Dot("Add").Call(jen.Id("p"), jen.Lit("must hold exactly one of "+strings.Join(names, ", "))),
+		jen.Id("c").Dot("Union").Call(jen.Id("p"), jen.Lit(v.pkg+"."+t.Name), jen.Id("n"), jen.Lit(strings.Join(names, ", "))),
 	))
 	return body
 }
@@ -248,7 +265,9 @@ func (v *validators) unionBody(t *plan.Type) []jen.Code {
 func (v *validators) verbatim(t *plan.Type) []jen.Code {
 	raw := wq("Raw").Call(jen.Op("*").Id("x"))
 	body := []jen.Code{jen.Id("c").Dot("RawJSON").Call(jen.Id("p"), raw, kindConst(t.Elem.RawKind))}
-	return append(body, v.checks(t.Elem, raw, jen.Id("p"))...)
+	elem := *t.Elem
+	elem.RawKind = wire.KindInvalid // RawJSON checked the kind
+	return append(body, v.checks(&elem, raw, jen.Id("p"))...)
 }
 
 // value checks expression x (of value val) at path p.
@@ -303,6 +322,7 @@ func (v *validators) checks(val *plan.Value, x *jen.Statement, p jen.Code) []jen
 		// loader refuses bounds a float64 would round), and the shortest
 		// decimals of float64s are in the order of the float64s.
 		fx := jen.Float64().Parens(cl(x))
+		body = append(body, jen.Id("c").Dot("Finite").Call(p, fx))
 		if c.Minimum != nil {
 			body = append(body, jen.Id("c").Dot("Minimum").Call(p, fx, num(c.Minimum)))
 		}
@@ -339,7 +359,12 @@ func (v *validators) checks(val *plan.Value, x *jen.Statement, p jen.Code) []jen
 		if c.MinItems != nil || c.MaxItems != nil {
 			body = append(body, jen.Id("c").Dot("Length").Call(p, jen.Lit("items"), jen.Len(cl(x)), count(c.MinItems), count(c.MaxItems)))
 		}
+	case plan.ID:
+		body = append(body, jen.Id("c").Dot("ID").Call(p, cl(x)))
 	case plan.Raw:
+		if u.RawKind != wire.KindInvalid {
+			body = append(body, jen.Id("c").Dot("RawKind").Call(p, cl(x), kindConst(u.RawKind)))
+		}
 		if u.ValuesKind != 0 {
 			body = append(body, jen.Id("c").Dot("RawValues").Call(p, cl(x), kindConst(u.ValuesKind)))
 		}

@@ -35,6 +35,7 @@ func Build(doc *schema.Document, opts Options) (*Package, error) {
 		enums:    map[string]*Type{},
 		inline:   map[*Type][]*Type{},
 		facts:    opts.Facts,
+		metaDefs: findMetaDefs(doc),
 	}
 	for _, d := range doc.Defs {
 		name := d.Name
@@ -221,6 +222,11 @@ type planner struct {
 	owner    *Type            // the definition being planned; inline types attach to it
 	params   bool             // the next value planned is a message's params (valueAs)
 	state    map[string]int   // 1 while planning a definition, 2 once done
+	// metaDefs are the definitions used as the schema of a _meta member;
+	// sharedMeta the struct of inline _meta schemas that declare no key
+	// (meta.go).
+	metaDefs   map[*schema.Schema]bool
+	sharedMeta *Type
 }
 
 // ensure plans definition d unless that is done or under way.
@@ -302,6 +308,17 @@ func (p *planner) planDef(d *schema.Def) error {
 	return nil
 }
 
+// defSchema is the schema of the definition t plans, nil for an inline type.
+func (p *planner) defSchema(t *Type) *schema.Schema {
+	if !t.Def {
+		return nil
+	}
+	if d := p.doc.Def(t.Name); d != nil {
+		return d.Schema
+	}
+	return nil
+}
+
 func refHasSiblings(s *schema.Schema) bool {
 	c := *s
 	c.Ref, c.Target, c.Description, c.Title, c.Default = "", nil, "", "", nil
@@ -351,7 +368,7 @@ func (p *planner) valueAs(s *schema.Schema, hint string, into *Type) (*Value, er
 	if s.IsTrue() {
 		return &Value{Kind: Raw}, nil
 	}
-	if k, ok := p.rawKind(s); ok {
+	if k, ok := p.rawKind(s); ok && !(into != nil && p.metaDefs[p.defSchema(into)] && metaObject(s)) {
 		v := &Value{Kind: Raw, RawKind: k}
 		if k == wire.KindObject && s.AdditionalProperties != nil {
 			// {additionalProperties: JSONObject} (experimental, extensions):
@@ -628,7 +645,13 @@ func (p *planner) object(s *schema.Schema, hint string, into *Type) (*Type, erro
 		// {"taskId": string} merged with JSONRPCRequest's open params):
 		// the method table reads their members.
 		p.params = prop.Name == "params" && s.Property("method") != nil && s.Property("jsonrpc") != nil
-		v, err := p.value(ps, t.Name+typeName(prop.Name))
+		var v *Value
+		var err error
+		if prop.Name == metaMember {
+			v, err = p.metaValue(ps, t.Name+typeName(prop.Name))
+		} else {
+			v, err = p.value(ps, t.Name+typeName(prop.Name))
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -43,6 +43,10 @@ type Facts struct {
 		Member   string            `json:"member"`
 		Complete string            `json:"complete"`
 		Values   map[string]string `json:"values"` // value → the result definition it names
+		// Type is the string definition naming the values (ResultType):
+		// the members named Member are typed with it, the constants are
+		// of it and it rejects "" (no result type is empty). Optional.
+		Type string `json:"type"`
 	} `json:"resultType"`
 	LogLevels *struct {
 		Type  string   `json:"type"`
@@ -233,8 +237,37 @@ func (p *planner) applyFacts() error {
 				return p.factErr("resultType.values."+v, "the schema defines no %q", rt.Values[v])
 			}
 		}
+		if rt.Type != "" {
+			if err := p.typeResultType(rt.Type, rt.Member); err != nil {
+				return err
+			}
+		}
 	}
 	return p.applyExtension(byName)
+}
+
+// typeResultType makes the string definition name (ResultType) the Go type
+// of every string member named member (resultType): schema.json writes each
+// of them inline as {"type": "string"}, schema.ts as the ResultType alias.
+// The definition rejects "": a result type is a name, RT-2, and a client
+// treats one it does not know as invalid, RT-3, so an empty one never
+// stands for a result (deviation "non-empty resultType").
+func (p *planner) typeResultType(name, member string) error {
+	t := p.defTypes[name]
+	if t == nil || t.Kind != Scalar || t.Elem.Kind != String || !t.Elem.Checks.Empty() {
+		return p.factErr("resultType.type", "%q is not a definition of a plain string", name)
+	}
+	one := 1
+	t.Elem = &Value{Kind: String, Checks: Checks{MinLength: &one}}
+	p.pkg.ResultTypeType = t
+	for _, ty := range p.pkg.Types {
+		for _, f := range ty.Fields {
+			if f.JSON == member && f.Const == nil && f.Value != nil && f.Value.Kind == String && f.Value.Checks.Empty() {
+				f.Value = &Value{Kind: Named, Type: t}
+			}
+		}
+	}
+	return nil
 }
 
 // nameFactConsts names the constants the facts add, after the schema's

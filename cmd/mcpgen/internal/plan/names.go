@@ -89,6 +89,7 @@ var reserved = map[string]bool{
 	"MarshalJSON": true, "UnmarshalJSON": true, "String": true,
 	"Member": true, "IsZero": true, "Has": true, "Declares": true, "Severity": true,
 	"CacheHints": true, "SetCacheHints": true, "RequestMeta": true, "ResultMeta": true, "NotificationMeta": true,
+	"Encodable": true,
 }
 
 // generatedIdents are the package-level identifiers emit always
@@ -98,7 +99,7 @@ var generatedIdents = map[string]bool{
 	"ProtocolVersion": true, "Methods": true, "LookupMethod": true, "NewDefinition": true,
 	"ServerHandler": true, "ClientHandler": true, "UnimplementedServerHandler": true,
 	"UnimplementedClientHandler": true, "DispatchServer": true, "DispatchClient": true,
-	"methodTable": true, "Revision": true, "ExtensionID": true,
+	"methodTable": true, "Revision": true, "ExtensionID": true, "Marshal": true, "Unmarshal": true,
 }
 
 // goKeywords cannot be used as identifiers.

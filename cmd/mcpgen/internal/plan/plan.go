@@ -33,7 +33,10 @@ type Package struct {
 	// (facts: batches).
 	Batches     []string
 	ResultTypes []*ResultTypeConst
-	LogLevels   *LogLevels
+	// ResultTypeType is the definition the ResultTypes constants are of
+	// (facts: resultType.type), nil when they are untyped.
+	ResultTypeType *Type
+	LogLevels      *LogLevels
 	// MetaKeys are the reserved _meta keys: the members of the *MetaObject
 	// definitions and the unprefixed keys the facts add.
 	MetaKeys []*MetaKey

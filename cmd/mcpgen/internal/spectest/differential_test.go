@@ -122,6 +122,14 @@ var deviations = []deviation{
 		patch: patchResultType,
 	},
 	{
+		name:    "non-empty resultType",
+		matcher: `schema patch: ResultType and every resultType member (a plain string schema) get "minLength": 1`,
+		reason: "facts resultType.type, docs/deviations.md: a result type is a name (RT-2) and a client treats one it does not know as " +
+			"invalid (RT-3), so \"\" never stands for a result; the generated ResultType rejects it, which also makes a result built " +
+			"in Go without its resultType fail Validate instead of being sent",
+		patch: patchResultTypeNonEmpty,
+	},
+	{
 		name:    "integer spelling",
 		matcher: "rewrite: every number whose value is an integer but is spelled with a fraction or an exponent (1.0, 1e2, -0.0) is spelled as a plain integer",
 		reason:  "integer members are decoded as int64 from plain integer tokens only; 1.0 and 1e2 are refused although JSON Schema 2020-12 counts them as integers (stricter than the schema, deliberate)",
@@ -244,6 +252,31 @@ func patchNotificationID(defs map[string]any) {
 		}
 	}
 	panic("JSONRPCMessage has no JSONRPCNotification branch")
+}
+
+// patchResultTypeNonEmpty gives ResultType and every plain string
+// resultType member minLength 1 (see the deviation "non-empty resultType").
+func patchResultTypeNonEmpty(defs map[string]any) {
+	defs["ResultType"].(map[string]any)["minLength"] = json.Number("1")
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		case map[string]any:
+			if props, ok := v["properties"].(map[string]any); ok {
+				if rt, ok := props["resultType"].(map[string]any); ok && rt["type"] == "string" && rt["const"] == nil && rt["enum"] == nil {
+					rt["minLength"] = json.Number("1")
+				}
+			}
+			for _, k := range sortedKeys(v) {
+				walk(v[k])
+			}
+		}
+	}
+	walk(defs)
 }
 
 // patchResultType narrows resultType in unions of results (see the
