@@ -584,7 +584,7 @@ func TestE2E_Hostile(t *testing.T) {
 		{"another issuer's token for this resource", foreign.clientCredentials(t, "svc", "svc-secret", m.url, toolsScope), false, 401},
 		{"an opaque token of the provider", p.clientCredentials(t, opaque.id, opaque.secret, m.url, toolsScope), false, 401},
 		{"a tampered signature", string(tampered), false, 401},
-		{"the valid token in the query string", good, true, 400},
+		{"the valid token in the query string", good, true, 401},
 		// The ID token of the code flow names the resource in aud too (op
 		// gives ID and access tokens the storage's audience), is signed
 		// by the same key, has the same iss and sub, and neither is typed

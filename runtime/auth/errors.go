@@ -9,7 +9,8 @@ import (
 // sent as the challenge's error parameter.
 const (
 	// CodeInvalidRequest: the request is malformed (several Authorization
-	// headers, a token in the query string). Status 400.
+	// headers: status 400), or carries its token in the query string
+	// (status 401, see ErrTokenInQuery).
 	CodeInvalidRequest = "invalid_request"
 	// CodeInvalidToken: the token is expired, revoked, malformed, for
 	// another resource or otherwise invalid. Status 401.
@@ -35,7 +36,10 @@ var (
 	// formed, or appears more than once. Status 400.
 	ErrMalformedRequest = errors.New("malformed authorization request")
 	// ErrTokenInQuery: an access_token query parameter; tokens in URIs are
-	// refused (AUTHS-3). Status 400.
+	// refused (AUTHS-3). Status 401, not the 400 RFC 6750 suggests for
+	// invalid_request: the request carries no credential the server takes,
+	// and the 401 challenge (resource_metadata, scope) is what the client
+	// needs to send the token properly.
 	ErrTokenInQuery = errors.New("access token in the query string")
 	// ErrMalformedToken: the token is not a well-formed signed JWT. Status 401.
 	ErrMalformedToken = errors.New("malformed access token")
@@ -116,12 +120,12 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// StatusCode is the HTTP status of the refusal: 400 for invalid_request,
-// 403 for insufficient_scope, 503 when verification was unavailable, 401
-// otherwise (AUTHS-6).
+// StatusCode is the HTTP status of the refusal: 400 for invalid_request
+// (but 401 for a token in the query string), 403 for insufficient_scope,
+// 503 when verification was unavailable, 401 otherwise (AUTHS-6).
 func (e *Error) StatusCode() int {
 	switch {
-	case e.Code == CodeInvalidRequest:
+	case e.Code == CodeInvalidRequest && !errors.Is(e.Err, ErrTokenInQuery):
 		return http.StatusBadRequest
 	case e.Code == CodeInsufficientScope:
 		return http.StatusForbidden

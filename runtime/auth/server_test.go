@@ -33,12 +33,13 @@ func TestAUTHS3_TokenInQueryString(t *testing.T) {
 			}
 			_, err := rs.Verify(context.Background(), r)
 			e := wantCause(t, err, ErrTokenInQuery)
-			if e.StatusCode() != http.StatusBadRequest || e.Code != CodeInvalidRequest {
+			if e.StatusCode() != http.StatusUnauthorized || e.Code != CodeInvalidRequest {
 				t.Errorf("%+v", e)
 			}
 			w := httptest.NewRecorder()
 			rs.WriteError(w, err)
-			if w.Code != 400 || !strings.Contains(w.Header().Get("WWW-Authenticate"), `error="invalid_request"`) {
+			ch := w.Header().Get("WWW-Authenticate")
+			if w.Code != 401 || !strings.Contains(ch, `error="invalid_request"`) || !strings.Contains(ch, "resource_metadata=") {
 				t.Errorf("%d %v", w.Code, w.Header())
 			}
 		}

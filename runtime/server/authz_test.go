@@ -158,8 +158,9 @@ func TestAUTHS_Protected(t *testing.T) {
 	}
 	// A token in the query string is refused too.
 	req := mustRequest(t, context.Background(), h.ts.URL+"/mcp?access_token="+good, call)
-	if resp, err := h.c.Do(req); err != nil || resp.StatusCode/100 != 4 {
-		t.Errorf("token in the query: %v %v, want a 4xx", resp, err)
+	if resp, err := h.c.Do(req); err != nil || resp.StatusCode != http.StatusUnauthorized ||
+		!strings.Contains(resp.Header.Get("WWW-Authenticate"), "resource_metadata=") {
+		t.Errorf("token in the query: %v %v, want 401 with resource_metadata", resp, err)
 	}
 	if n := ran.Load(); n != 0 {
 		t.Fatalf("the handler ran %d times for refused requests", n)
