@@ -222,19 +222,30 @@ func (t *httpConn) read(ctx context.Context, c *Call, resp *http.Response) (*jso
 		} else {
 			derr = jsonrpc.DecodeInto(body, m)
 		}
-		if derr != nil || m.Kind != jsonrpc.KindResult && m.Kind != jsonrpc.KindError {
-			if resp.StatusCode != http.StatusOK {
-				return nil, &HTTPError{Status: resp.StatusCode, Body: string(body)}
-			}
-			return nil, fmt.Errorf("client: %s: the server sent something that is not a JSON-RPC response", c.Method)
-		}
-		if m.ID.IsValid() && m.ID != c.ID {
-			return nil, fmt.Errorf("client: %s: the response answers id %s, not %s", c.Method, m.ID, c.ID)
+		if err := answers(c, resp, body, m, derr); err != nil {
+			return nil, err
 		}
 		return m, nil
 	}
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 	return nil, &HTTPError{Status: resp.StatusCode, Body: string(body)}
+}
+
+// answers checks that m, decoded from the JSON body of resp with error
+// derr, is the response to c: a body that is no JSON-RPC response is the
+// server's HTTP error (or, with 200, a broken server), and the id must be
+// c's.
+func answers(c *Call, resp *http.Response, body []byte, m *jsonrpc.Message, derr error) error {
+	if derr != nil || m.Kind != jsonrpc.KindResult && m.Kind != jsonrpc.KindError {
+		if resp.StatusCode != http.StatusOK {
+			return &HTTPError{Status: resp.StatusCode, Body: string(body)}
+		}
+		return fmt.Errorf("client: %s: the server sent something that is not a JSON-RPC response", c.Method)
+	}
+	if m.ID.IsValid() && m.ID != c.ID {
+		return fmt.Errorf("client: %s: the response answers id %s, not %s", c.Method, m.ID, c.ID)
+	}
+	return nil
 }
 
 // ErrStreamBroken reports a response stream that ended before the

@@ -228,14 +228,8 @@ func (w *legacyHTTP) call(ctx context.Context, c *Call) (*jsonrpc.Message, error
 		return nil, fmt.Errorf("client: %s: response larger than %d bytes (Options.MaxMessageBytes)", c.Method, w.t.maxMessage)
 	}
 	m, derr := jsonrpc.Decode(body)
-	if derr != nil || m.Kind != jsonrpc.KindResult && m.Kind != jsonrpc.KindError {
-		if resp.StatusCode != http.StatusOK {
-			return nil, &HTTPError{Status: resp.StatusCode, Body: string(body)}
-		}
-		return nil, fmt.Errorf("client: %s: the server sent something that is not a JSON-RPC response", c.Method)
-	}
-	if m.ID.IsValid() && m.ID != c.ID {
-		return nil, fmt.Errorf("client: %s: the response answers id %s, not %s", c.Method, m.ID, c.ID)
+	if err := answers(c, resp, body, m, derr); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
