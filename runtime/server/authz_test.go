@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
@@ -120,9 +121,12 @@ func (h *httpClient) postMCP(body string, hdr map[string]string) (*http.Response
 
 // TestAUTHS_Protected: with HTTPOptions.Auth every request, of either
 // era, needs a valid token for this resource: without one, or with a
-// hostile one, it gets 401 with a challenge naming the metadata and the
-// handler does not run; the metadata is served; a valid token reaches the
-// handler as Request.Principal.
+// hostile one (wrong, missing or other audience, expired, not yet valid,
+// wrong issuer, alg none, an unknown key, HS256 keyed with the issuer's
+// public key, a token in the query string), it gets 401 with a challenge
+// naming the metadata and the handler does not run; the metadata is
+// served; a valid token, made by the same signing code as the forgeries,
+// reaches the handler as Request.Principal.
 func TestAUTHS_Protected(t *testing.T) {
 	is := newTestIssuer(t)
 	s := newServer(t, nil)
@@ -135,7 +139,7 @@ func TestAUTHS_Protected(t *testing.T) {
 	})
 	h, resource := protectedServer(t, s, is)
 	call := request(1, "tools/call", params(obj{"name": "whoami"}))
-	good := is.token(map[string]any{"sub": "alice", "aud": resource, "scope": "mcp"})
+	good := is.tokenWith(is.key, jose.ES256, "k1", map[string]any{"sub": "alice", "aud": resource, "scope": "mcp"})
 
 	hostile := map[string]map[string]string{
 		"no token":         nil,
@@ -146,6 +150,10 @@ func TestAUTHS_Protected(t *testing.T) {
 		"wrong issuer":     bearer(is.token(map[string]any{"sub": "alice", "aud": resource, "iss": "https://evil.example"})),
 		"alg none":         bearer(unsignedToken(map[string]any{"iss": is.url, "sub": "alice", "aud": resource, "exp": time.Now().Add(time.Hour).Unix()})),
 		"garbage":          bearer("not.a.token"),
+		"another resource": bearer(is.token(map[string]any{"sub": "alice", "aud": resource + "/other"})),
+		"unknown key":      bearer(is.tokenWith(otherKey(t), jose.ES256, "k2", map[string]any{"sub": "alice", "aud": resource})),
+		"HS256 keyed with the public key": bearer(is.tokenWith(publicKeyBytes(t, is.key), jose.HS256, "k1",
+			map[string]any{"sub": "alice", "aud": resource})),
 	}
 	for name, hdr := range hostile {
 		for _, body := range []string{call, legacyInit(1, legacyVersion, nil)} {
@@ -183,6 +191,48 @@ func TestAUTHS_Protected(t *testing.T) {
 }
 
 // unsignedToken is a JWT with "alg": "none".
+// tokenWith signs the issuer's usual claims, with claims over them, with
+// key and alg under kid: what a forger holding some other key can make.
+func (is *testIssuer) tokenWith(key any, alg jose.SignatureAlgorithm, kid string, claims map[string]any) string {
+	is.t.Helper()
+	full := map[string]any{"iss": is.url, "exp": time.Now().Add(time.Hour).Unix(), "iat": time.Now().Unix()}
+	for k, v := range claims {
+		full[k] = v
+	}
+	sig, err := jose.NewSigner(jose.SigningKey{Algorithm: alg, Key: key}, (&jose.SignerOptions{}).WithHeader("kid", kid).WithType("at+jwt"))
+	if err != nil {
+		is.t.Fatal(err)
+	}
+	payload, _ := json.Marshal(full)
+	obj, err := sig.Sign(payload)
+	if err != nil {
+		is.t.Fatal(err)
+	}
+	out, err := obj.CompactSerialize()
+	if err != nil {
+		is.t.Fatal(err)
+	}
+	return out
+}
+
+func otherKey(t *testing.T) *ecdsa.PrivateKey {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
+// publicKeyBytes is the issuer's public key as an HMAC secret (the
+// classic key-confusion forgery).
+func publicKeyBytes(t *testing.T, key *ecdsa.PrivateKey) []byte {
+	der, err := x509.MarshalPKIXPublicKey(key.Public())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return der
+}
+
 func unsignedToken(claims map[string]any) string {
 	b64 := func(v any) string {
 		b, _ := json.Marshal(v)
