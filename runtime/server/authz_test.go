@@ -190,7 +190,6 @@ func TestAUTHS_Protected(t *testing.T) {
 	}
 }
 
-// unsignedToken is a JWT with "alg": "none".
 // tokenWith signs the issuer's usual claims, with claims over them, with
 // key and alg under kid: what a forger holding some other key can make.
 func (is *testIssuer) tokenWith(key any, alg jose.SignatureAlgorithm, kid string, claims map[string]any) string {
@@ -215,6 +214,7 @@ func (is *testIssuer) tokenWith(key any, alg jose.SignatureAlgorithm, kid string
 	return out
 }
 
+// otherKey is a signing key the issuer never published.
 func otherKey(t *testing.T) *ecdsa.PrivateKey {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
@@ -233,6 +233,7 @@ func publicKeyBytes(t *testing.T, key *ecdsa.PrivateKey) []byte {
 	return der
 }
 
+// unsignedToken is a JWT with "alg": "none".
 func unsignedToken(claims map[string]any) string {
 	b64 := func(v any) string {
 		b, _ := json.Marshal(v)
