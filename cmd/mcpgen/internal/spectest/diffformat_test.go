@@ -14,6 +14,7 @@ package spectest
 import (
 	"encoding/base64"
 	"net/netip"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -155,96 +156,37 @@ func rfc4648Base64(s string) bool {
 }
 
 // rfc6570Template reports whether s is a URI Template (RFC 6570 section
-// 2): literals and expressions "{" [operator] varspec *("," varspec) "}".
-func rfc6570Template(s string) bool {
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == '{':
-			end := strings.IndexByte(s[i:], '}')
-			if end < 0 || !rfc6570Expression(s[i+1:i+end]) {
-				return false
-			}
-			i += end + 1
-		case c == '%':
-			if i+2 >= len(s) || !isHex(s[i+1]) || !isHex(s[i+2]) {
-				return false
-			}
-			i += 3
-		case c < 0x80:
-			if !rfc6570Literal(c) {
-				return false
-			}
-			i++
-		default:
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if !ucsOrPrivate(r) {
-				return false
-			}
-			i += n
-		}
-	}
-	return true
-}
+// 2). It is the section's ABNF transcribed into a regular expression, a
+// different construction from the runtime's scanner, so that the two can
+// disagree:
+//
+//	URI-Template = *( literals / expression )
+//	literals     = %x21 / %x23-24 / %x26 / %x28-3B / %x3D / %x3F-5B / %x5D /
+//	               %x5F / %x61-7A / %x7E / ucschar / iprivate / pct-encoded
+//	expression   = "{" [ operator ] variable-list "}"
+//	operator     = "+" / "#" / "." / "/" / ";" / "?" / "&" / "=" / "," / "!" / "@" / "|"
+//	variable-list = varspec *( "," varspec )
+//	varspec      = varname [ ":" %x31-39 0*3DIGIT / "*" ]
+//	varname      = varchar *( ["."] varchar )
+//	varchar      = ALPHA / DIGIT / "_" / pct-encoded
+//
+// ucschar and iprivate are those of RFC 3987 section 2.2.
+func rfc6570Template(s string) bool { return uriTemplate.MatchString(s) && utf8.ValidString(s) }
 
-func rfc6570Literal(c byte) bool {
-	return c == 0x21 || c == 0x23 || c == 0x24 || c == 0x26 || 0x28 <= c && c <= 0x3b || c == 0x3d ||
-		0x3f <= c && c <= 0x5b || c == 0x5d || c == 0x5f || 0x61 <= c && c <= 0x7a || c == 0x7e
-}
-
-func ucsOrPrivate(r rune) bool {
-	switch {
-	case 0xa0 <= r && r <= 0xd7ff, 0xf900 <= r && r <= 0xfdcf, 0xfdf0 <= r && r <= 0xffef:
-		return true
-	case 0xe000 <= r && r <= 0xf8ff: // iprivate
-		return true
-	case 0xe0000 <= r && r < 0xe1000: // ucschar's plane-14 range is E1000-EFFFD
-		return false
-	case r >= 0x10000 && r <= 0x10fffd:
-		// ucschar and iprivate cover every plane but its last two code points.
-		return r&0xfffe != 0xfffe
-	}
-	return false
-}
-
-func rfc6570Expression(e string) bool {
-	if e != "" && strings.IndexByte("+#./;?&=,!@|", e[0]) >= 0 {
-		e = e[1:]
-	}
-	if e == "" {
-		return false
-	}
-	for _, spec := range strings.Split(e, ",") {
-		name, mod := spec, ""
-		if i := strings.IndexAny(spec, ":*"); i >= 0 {
-			name, mod = spec[:i], spec[i:]
-		}
-		if !rfc6570Varname(name) {
-			return false
-		}
-		switch {
-		case mod == "", mod == "*":
-		case mod[0] == ':':
-			n := mod[1:]
-			if n == "" || len(n) > 4 || n[0] == '0' {
-				return false
-			}
-			for i := 0; i < len(n); i++ {
-				if !isDigit(n[i]) {
-					return false
-				}
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// varname = varchar *( ["."] varchar ); varchar = ALPHA / DIGIT / "_" / pct-encoded.
-func rfc6570Varname(s string) bool {
-	if s == "" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {
-		return false
-	}
-	return rfc3986Chars(s, func(c byte) bool { return isAlpha(c) || isDigit(c) || c == '_' || c == '.' })
-}
+var uriTemplate = func() *regexp.Regexp {
+	const (
+		pct     = `%[0-9A-Fa-f]{2}`
+		ucschar = `\x{A0}-\x{D7FF}\x{F900}-\x{FDCF}\x{FDF0}-\x{FFEF}` +
+			`\x{10000}-\x{1FFFD}\x{20000}-\x{2FFFD}\x{30000}-\x{3FFFD}\x{40000}-\x{4FFFD}` +
+			`\x{50000}-\x{5FFFD}\x{60000}-\x{6FFFD}\x{70000}-\x{7FFFD}\x{80000}-\x{8FFFD}` +
+			`\x{90000}-\x{9FFFD}\x{A0000}-\x{AFFFD}\x{B0000}-\x{BFFFD}\x{C0000}-\x{CFFFD}` +
+			`\x{D0000}-\x{DFFFD}\x{E1000}-\x{EFFFD}`
+		iprivate = `\x{E000}-\x{F8FF}\x{F0000}-\x{FFFFD}\x{100000}-\x{10FFFD}`
+		literals = `(?:[\x21\x23-\x24\x26\x28-\x3B\x3D\x3F-\x5B\x5D\x5F\x61-\x7A\x7E` + ucschar + iprivate + `]|` + pct + `)`
+		varchar  = `(?:[A-Za-z0-9_]|` + pct + `)`
+		varname  = varchar + `(?:\.?` + varchar + `)*`
+		varspec  = varname + `(?::[1-9][0-9]{0,3}|\*)?`
+		expr     = `\{[+#./;?&=,!@|]?` + varspec + `(?:,` + varspec + `)*\}`
+	)
+	return regexp.MustCompile(`^(?:` + literals + `|` + expr + `)*$`)
+}()
