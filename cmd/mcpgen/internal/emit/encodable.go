@@ -1,8 +1,6 @@
 package emit
 
 import (
-	"strings"
-
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/cmd/mcpgen/internal/plan"
@@ -139,25 +137,15 @@ func (en *encodables) structBody(t *plan.Type) []jen.Code {
 }
 
 func (en *encodables) unionBody(t *plan.Type) []jen.Code {
-	body := []jen.Code{jen.Id("n").Op(":=").Lit(0)}
-	var names []string
-	for _, vr := range t.Variants {
-		names = append(names, vr.Go)
-		x := jen.Id("x").Dot(vr.Go)
-		inner := []jen.Code{jen.Id("n").Op("++")}
-		if en.valueReach(vr.Value) {
-			switch variantRepr(vr) {
-			case plan.Pointer:
-				inner = append(inner, en.call(vr.Value, x, jen.Id("p")))
-			default:
-				inner = append(inner, en.value(vr.Value, x, jen.Id("p"))...)
-			}
+	return unionMembers(t, en.pkg, func(vr *plan.Variant, x *jen.Statement) []jen.Code {
+		if !en.valueReach(vr.Value) {
+			return nil
 		}
-		body = append(body, jen.If(isSet(jen.Id("x"), vr)).Block(inner...))
-	}
-	return append(body, jen.If(jen.Id("n").Op("!=").Lit(1)).Block(
-		jen.Id("c").Dot("Union").Call(jen.Id("p"), jen.Lit(en.pkg+"."+t.Name), jen.Id("n"), jen.Lit(strings.Join(names, ", "))),
-	))
+		if variantRepr(vr) == plan.Pointer {
+			return []jen.Code{en.call(vr.Value, x, jen.Id("p"))}
+		}
+		return en.value(vr.Value, x, jen.Id("p"))
+	})
 }
 
 // value checks expression x (of value v) at path p.

@@ -237,26 +237,33 @@ func (v *validators) structBody(t *plan.Type) []jen.Code {
 }
 
 func (v *validators) unionBody(t *plan.Type) []jen.Code {
+	return unionMembers(t, v.pkg, func(vr *plan.Variant, x *jen.Statement) []jen.Code {
+		switch variantRepr(vr) {
+		case plan.Pointer:
+			return []jen.Code{validateCall(vr.Value, cl(x), jen.Id("p"))}
+		case plan.Optional:
+			return v.value(vr.Value, cl(x).Dot("Value"), jen.Id("p"))
+		}
+		return v.value(vr.Value, x, jen.Id("p"))
+	})
+}
+
+// unionMembers is the body shared by a union's Validate and Encodable:
+// each member that is set counts and gets check's statements (x is the
+// member's field), and a count other than one is reported with
+// Checker.Union, naming the type and its members.
+func unionMembers(t *plan.Type, pkg string, check func(vr *plan.Variant, x *jen.Statement) []jen.Code) []jen.Code {
 	body := []jen.Code{jen.Id("n").Op(":=").Lit(0)}
 	var names []string
 	for _, vr := range t.Variants {
 		names = append(names, vr.Go)
 		x := jen.Id("x").Dot(vr.Go)
-		inner := []jen.Code{jen.Id("n").Op("++")}
-		switch variantRepr(vr) {
-		case plan.Pointer:
-			inner = append(inner, validateCall(vr.Value, cl(x), jen.Id("p")))
-		case plan.Optional:
-			inner = append(inner, v.value(vr.Value, cl(x).Dot("Value"), jen.Id("p"))...)
-		default:
-			inner = append(inner, v.value(vr.Value, x, jen.Id("p"))...)
-		}
+		inner := append([]jen.Code{jen.Id("n").Op("++")}, check(vr, x)...)
 		body = append(body, jen.If(isSet(jen.Id("x"), vr)).Block(inner...))
 	}
-	body = append(body, jen.If(jen.Id("n").Op("!=").Lit(1)).Block(
-		jen.Id("c").Dot("Union").Call(jen.Id("p"), jen.Lit(v.pkg+"."+t.Name), jen.Id("n"), jen.Lit(strings.Join(names, ", "))),
+	return append(body, jen.If(jen.Id("n").Op("!=").Lit(1)).Block(
+		jen.Id("c").Dot("Union").Call(jen.Id("p"), jen.Lit(pkg+"."+t.Name), jen.Id("n"), jen.Lit(strings.Join(names, ", "))),
 	))
-	return body
 }
 
 // verbatim checks a named free-form value: JSON of its kind (nil, absent,
