@@ -32,20 +32,10 @@ func (h handler) Discover(ctx context.Context, p *mcp.RequestParams) (*mcp.Disco
 }
 
 func (h handler) ListTools(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListToolsResult, error) {
-	s := h.s
-	key := mcp.MethodListTools + "\x00" + cursorKey(p.Cursor)
-	if v, ok := s.pages.get(key); ok {
-		return v.(*mcp.ListToolsResult), nil
-	}
-	gen := s.pages.generation()
-	items, next, err := listPage(s, p.Cursor, &s.tools, func(x *tool) mcp.Tool { return x.def })
-	if err != nil {
-		return nil, err
-	}
-	r := &mcp.ListToolsResult{Tools: items, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: s.resultMeta()}
-	s.stampCacheHints(r)
-	s.pages.put(key, gen, r)
-	return r, nil
+	return listCached(h.s, mcp.MethodListTools, p.Cursor, &h.s.tools, func(x *tool) mcp.Tool { return x.def },
+		func(items []mcp.Tool, next wire.Opt[string]) *mcp.ListToolsResult {
+			return &mcp.ListToolsResult{Tools: items, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: h.s.resultMeta()}
+		})
 }
 
 func (h handler) CallTool(ctx context.Context, p *mcp.CallToolRequestParams) (*mcp.CallToolResultResponseResult, error) {
@@ -104,20 +94,10 @@ func (s *Server) complete(r *mcp.CallToolResult) *mcp.CallToolResult {
 }
 
 func (h handler) ListPrompts(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListPromptsResult, error) {
-	s := h.s
-	key := mcp.MethodListPrompts + "\x00" + cursorKey(p.Cursor)
-	if v, ok := s.pages.get(key); ok {
-		return v.(*mcp.ListPromptsResult), nil
-	}
-	gen := s.pages.generation()
-	items, next, err := listPage(s, p.Cursor, &s.prompts, func(x *prompt) mcp.Prompt { return x.def })
-	if err != nil {
-		return nil, err
-	}
-	r := &mcp.ListPromptsResult{Prompts: items, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: s.resultMeta()}
-	s.stampCacheHints(r)
-	s.pages.put(key, gen, r)
-	return r, nil
+	return listCached(h.s, mcp.MethodListPrompts, p.Cursor, &h.s.prompts, func(x *prompt) mcp.Prompt { return x.def },
+		func(items []mcp.Prompt, next wire.Opt[string]) *mcp.ListPromptsResult {
+			return &mcp.ListPromptsResult{Prompts: items, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: h.s.resultMeta()}
+		})
 }
 
 func (h handler) GetPrompt(ctx context.Context, p *mcp.GetPromptRequestParams) (*mcp.GetPromptResultResponseResult, error) {
@@ -154,37 +134,17 @@ func (h handler) GetPrompt(ctx context.Context, p *mcp.GetPromptRequestParams) (
 }
 
 func (h handler) ListResources(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourcesResult, error) {
-	s := h.s
-	key := mcp.MethodListResources + "\x00" + cursorKey(p.Cursor)
-	if v, ok := s.pages.get(key); ok {
-		return v.(*mcp.ListResourcesResult), nil
-	}
-	gen := s.pages.generation()
-	items, next, err := listPage(s, p.Cursor, &s.resources, func(x *resource) mcp.Resource { return x.def })
-	if err != nil {
-		return nil, err
-	}
-	r := &mcp.ListResourcesResult{Resources: items, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: s.resultMeta()}
-	s.stampCacheHints(r)
-	s.pages.put(key, gen, r)
-	return r, nil
+	return listCached(h.s, mcp.MethodListResources, p.Cursor, &h.s.resources, func(x *resource) mcp.Resource { return x.def },
+		func(items []mcp.Resource, next wire.Opt[string]) *mcp.ListResourcesResult {
+			return &mcp.ListResourcesResult{Resources: items, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: h.s.resultMeta()}
+		})
 }
 
 func (h handler) ListResourceTemplates(ctx context.Context, p *mcp.PaginatedRequestParams) (*mcp.ListResourceTemplatesResult, error) {
-	s := h.s
-	key := mcp.MethodListResourceTemplates + "\x00" + cursorKey(p.Cursor)
-	if v, ok := s.pages.get(key); ok {
-		return v.(*mcp.ListResourceTemplatesResult), nil
-	}
-	gen := s.pages.generation()
-	items, next, err := listPage(s, p.Cursor, &s.templates, func(x *template) mcp.ResourceTemplate { return x.def })
-	if err != nil {
-		return nil, err
-	}
-	r := &mcp.ListResourceTemplatesResult{ResourceTemplates: items, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: s.resultMeta()}
-	s.stampCacheHints(r)
-	s.pages.put(key, gen, r)
-	return r, nil
+	return listCached(h.s, mcp.MethodListResourceTemplates, p.Cursor, &h.s.templates, func(x *template) mcp.ResourceTemplate { return x.def },
+		func(items []mcp.ResourceTemplate, next wire.Opt[string]) *mcp.ListResourceTemplatesResult {
+			return &mcp.ListResourceTemplatesResult{ResourceTemplates: items, NextCursor: next, ResultType: mcp.ResultTypeComplete, Meta: h.s.resultMeta()}
+		})
 }
 
 func (h handler) ReadResource(ctx context.Context, p *mcp.ReadResourceRequestParams) (*mcp.ReadResourceResultResponseResult, error) {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/wire"
+	"github.com/mcpgen/mcpgen/runtime/wireimpl"
 )
 
 // Cursors are opaque to clients (PAG-2); here they encode an offset.
@@ -33,6 +34,31 @@ func decodeCursor(c wire.Opt[string]) (int, error) {
 }
 
 // listPage returns one page of r's definitions (PAG-1).
+// listCached answers a list method: the page for cursor from the page
+// cache while the registries are unchanged, else built from r (def gives
+// an item's definition, result wraps a page), stamped with the caching
+// hints and cached.
+func listCached[T, D any, R wireimpl.Codec](s *Server, method string, cursor wire.Opt[string], r *registry[T], def func(T) D,
+	result func(items []D, next wire.Opt[string]) R) (R, error) {
+	key := method // the first page: no string to build
+	if c := cursorKey(cursor); c != "" {
+		key += "\x00" + c
+	}
+	if v, ok := s.pages.get(key); ok {
+		return v.(R), nil
+	}
+	gen := s.pages.generation()
+	items, next, err := listPage(s, cursor, r, def)
+	if err != nil {
+		var none R
+		return none, err
+	}
+	out := result(items, next)
+	s.stampCacheHints(out)
+	s.pages.put(key, gen, out)
+	return out, nil
+}
+
 func listPage[T, D any](s *Server, cursor wire.Opt[string], r *registry[T], def func(T) D) ([]D, wire.Opt[string], error) {
 	off, err := decodeCursor(cursor)
 	if err != nil {
