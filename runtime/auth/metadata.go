@@ -4,11 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/uri"
 )
 
 // ProtectedResourceMetadata is the OAuth 2.0 Protected Resource Metadata
@@ -149,11 +150,11 @@ func (h *metadataHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // trailing slash on an empty path. A fragment, a relative URI, userinfo or
 // plain http to a non-loopback host (unless allowInsecure) is an error.
 func canonicalURI(s string, allowInsecure bool) (string, error) {
-	u, err := url.Parse(s)
+	out, u, err := uri.Canonical(s)
 	if err != nil {
 		return "", err
 	}
-	if !u.IsAbs() || u.Host == "" || u.Opaque != "" {
+	if u.Opaque != "" {
 		return "", fmt.Errorf("%q is not an absolute URI", s)
 	}
 	if u.Fragment != "" || strings.Contains(s, "#") {
@@ -166,25 +167,8 @@ func canonicalURI(s string, allowInsecure bool) (string, error) {
 	if scheme != "https" && scheme != "http" {
 		return "", fmt.Errorf("%q is not an http(s) URI", s)
 	}
-	host := strings.ToLower(u.Host)
-	if scheme == "http" && !allowInsecure && !isLoopback(host) {
+	if scheme == "http" && !allowInsecure && !uri.IsLoopback(u.Host) {
 		return "", fmt.Errorf("%q is plain http to a non-loopback host (AUTHS-12)", s)
-	}
-	if h, port, err := net.SplitHostPort(host); err == nil {
-		if scheme == "https" && port == "443" || scheme == "http" && port == "80" {
-			host = h
-			if strings.Contains(h, ":") {
-				host = "[" + h + "]"
-			}
-		}
-	}
-	path := u.EscapedPath()
-	if path == "/" {
-		path = ""
-	}
-	out := scheme + "://" + host + path
-	if u.RawQuery != "" {
-		out += "?" + u.RawQuery
 	}
 	return out, nil
 }
@@ -203,26 +187,12 @@ func checkHTTPSURL(s string, allowInsecure bool) error {
 	case "https":
 		return nil
 	case "http":
-		if allowInsecure || isLoopback(u.Host) {
+		if allowInsecure || uri.IsLoopback(u.Host) {
 			return nil
 		}
 		return errors.New("plain http to a non-loopback host (AUTHS-12)")
 	}
 	return errors.New("not an http(s) URL")
-}
-
-// isLoopback reports whether host (host or host:port) is localhost or a
-// loopback address.
-func isLoopback(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // isScopeToken reports whether s is an RFC 6749 §3.3 scope-token:

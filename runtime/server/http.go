@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen/mcp"
 	"github.com/mcpgen/mcpgen/runtime/auth"
+	"github.com/mcpgen/mcpgen/runtime/internal/uri"
 	"github.com/mcpgen/mcpgen/runtime/jsonrpc"
 	"github.com/mcpgen/mcpgen/runtime/mcpheader"
 	"github.com/mcpgen/mcpgen/runtime/wire"
@@ -147,20 +148,8 @@ type httpHandler struct {
 	sessions *sessionStore // nil when no initialize-based version is served
 }
 
-func isLoopbackHost(host string) bool {
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	host = strings.Trim(host, "[]")
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 func (h *httpHandler) hostAllowed(host string) bool {
-	if isLoopbackHost(host) || slices.Contains(h.opts.AllowedHosts, "*") {
+	if uri.IsLoopback(host) || slices.Contains(h.opts.AllowedHosts, "*") {
 		return true
 	}
 	for _, a := range h.opts.AllowedHosts {
@@ -179,7 +168,7 @@ func (h *httpHandler) originAllowed(origin string) bool {
 		return true
 	}
 	u, err := url.Parse(origin)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && isLoopbackHost(u.Host)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && uri.IsLoopback(u.Host)
 }
 
 // httpStatus is the HTTP status of a JSON-RPC error answer (digest §3.1):

@@ -6,11 +6,12 @@ import (
 	"fmt"
 	"io"
 	"mime"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/uri"
 )
 
 // resourceMetadata is an OAuth 2.0 Protected Resource Metadata document
@@ -50,15 +51,6 @@ func (m *serverMetadata) supportsGrant(grant string) bool {
 	return slices.Contains(m.GrantTypesSupported, grant)
 }
 
-// isLoopback reports whether host (no port) is a loopback name or address.
-func isLoopback(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
 // checkURL parses an absolute URL the client is about to contact or
 // trust: https, or http on a loopback host or with AllowInsecureHTTP
 // (AUTHC-18); no fragment.
@@ -72,7 +64,7 @@ func (a *Authorizer) checkURL(what, raw string) (*url.URL, error) {
 	}
 	switch {
 	case u.Scheme == "https":
-	case u.Scheme == "http" && (isLoopback(u.Hostname()) || a.cfg.AllowInsecureHTTP):
+	case u.Scheme == "http" && (uri.IsLoopback(u.Hostname()) || a.cfg.AllowInsecureHTTP):
 	default:
 		return nil, fmt.Errorf("%w: %s %q (https is required off loopback; see Config.AllowInsecureHTTP)", ErrInsecureURL, what, raw)
 	}
@@ -84,33 +76,8 @@ func (a *Authorizer) checkURL(what, raw string) (*url.URL, error) {
 // an empty path. It is only ever compared, never sent: the resource
 // parameter carries the metadata's own string (AUTHC-7).
 func canonicalResource(raw string) (string, error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", err
-	}
-	if !u.IsAbs() || u.Host == "" {
-		return "", fmt.Errorf("%q is not an absolute URI", raw)
-	}
-	scheme := strings.ToLower(u.Scheme)
-	host, port := strings.ToLower(u.Hostname()), u.Port()
-	if port == "80" && scheme == "http" || port == "443" && scheme == "https" {
-		port = ""
-	}
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if port != "" {
-		host += ":" + port
-	}
-	path := u.EscapedPath()
-	if path == "/" {
-		path = ""
-	}
-	s := scheme + "://" + host + path
-	if u.RawQuery != "" {
-		s += "?" + u.RawQuery
-	}
-	return s, nil
+	s, _, err := uri.Canonical(raw)
+	return s, err
 }
 
 // resourceMatches reports whether the metadata's resource names endpoint

@@ -47,6 +47,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/mcpgen/mcpgen/runtime/client"
+	"github.com/mcpgen/mcpgen/runtime/internal/uri"
 )
 
 // An AuthorizationHandler is the user-facing step of the authorization
@@ -264,7 +265,7 @@ func New(cfg *Config) (*Authorizer, error) {
 		if err != nil || u.Scheme == "" || u.Fragment != "" {
 			return nil, fmt.Errorf("oauth: RedirectURL %q is not an absolute URI without fragment", c.RedirectURL)
 		}
-		if u.Scheme == "http" && !isLoopback(u.Hostname()) {
+		if u.Scheme == "http" && !uri.IsLoopback(u.Hostname()) {
 			return nil, fmt.Errorf("%w: RedirectURL %q: a redirect URI is https or on a loopback host", ErrInsecureURL, c.RedirectURL)
 		}
 	}

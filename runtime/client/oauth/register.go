@@ -12,6 +12,8 @@ import (
 	"slices"
 
 	"golang.org/x/oauth2"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/uri"
 )
 
 // Token endpoint authentication methods (RFC 7591 §2, AUTHC-11).
@@ -108,7 +110,7 @@ func (a *Authorizer) applicationType() string {
 		return a.cfg.ApplicationType
 	}
 	u, err := url.Parse(a.cfg.RedirectURL)
-	if err != nil || u.Scheme != "https" || isLoopback(u.Hostname()) {
+	if err != nil || u.Scheme != "https" || uri.IsLoopback(u.Hostname()) {
 		return applicationNative
 	}
 	return applicationWeb
